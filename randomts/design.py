@@ -1,0 +1,119 @@
+"""The paper's block design matrix ``K`` and the layout of its coefficients.
+
+Row ``j`` of ``K`` is ``[g_1(x_j) z_j^T, ..., g_h(x_j) z_j^T]`` with
+``z_j = [x_j; 1]`` (paper, Lemma 1): a row-wise Khatri-Rao (face-splitting)
+product of the firing strengths ``G`` (n_samples, n_rules) and ``Z``
+(n_samples, n_features + 1). The least-squares solution
+``Gamma = K^+ Y`` stacks, rule after rule, ``n_features`` rows of ``alpha_i^T``
+followed by one row ``beta_i^T``.
+
+For a zero-order (constant-consequent) model ``K`` is ``G`` itself: the
+hidden-layer output matrix of an Extreme Learning Machine with RBF nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["design_matrix", "split_coefficients", "stack_coefficients"]
+
+
+def design_matrix(weights, X, *, order=1, out=None):
+    """Build ``K`` from firing strengths and inputs, without a loop over samples.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_samples, n_rules)
+        Firing strengths ``g_i(x_j)`` (raw or normalised).
+    X : ndarray of shape (n_samples, n_features)
+        Inputs.
+    order : {0, 1}, default=1
+        1: linear consequents, ``K`` has ``n_rules * (n_features + 1)``
+        columns. 0: constant consequents, ``K = weights``.
+    out : ndarray, optional
+        Preallocated C-contiguous array of the result's shape.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_rules * (n_features + 1)) or (n_samples, n_rules)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> design_matrix(np.array([[2.0, 3.0]]), np.array([[10.0]]))
+    array([[20.,  2., 30.,  3.]])
+    >>> design_matrix(np.array([[2.0, 3.0]]), np.array([[10.0]]), order=0)
+    array([[2., 3.]])
+    """
+    weights = np.asarray(weights, dtype=float)
+    if order == 0:
+        if out is None:
+            return weights.copy()
+        out[...] = weights
+        return out
+    X = np.asarray(X, dtype=float)
+    n_samples, n_rules = weights.shape
+    n_features = X.shape[1]
+    if out is None:
+        out = np.empty((n_samples, n_rules * (n_features + 1)))
+    blocks = out.reshape(n_samples, n_rules, n_features + 1)
+    np.multiply(weights[:, :, None], X[:, None, :], out=blocks[:, :, :n_features])
+    blocks[:, :, n_features] = weights
+    return out
+
+
+def split_coefficients(gamma, n_rules, n_features, *, order=1):
+    """Split the stacked solution ``Gamma`` into consequent coefficients and intercepts.
+
+    Parameters
+    ----------
+    gamma : ndarray of shape (n_columns, n_outputs)
+        Solution of ``K Gamma = Y``.
+    n_rules, n_features : int
+        Model sizes.
+    order : {0, 1}
+        Consequent order used to build ``K``.
+
+    Returns
+    -------
+    coef : ndarray of shape (n_rules, n_outputs, n_features)
+        ``alpha_i`` of every rule (zeros when ``order == 0``).
+    intercept : ndarray of shape (n_rules, n_outputs)
+        ``beta_i`` of every rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> coef, intercept = split_coefficients(np.array([[1.0], [2.0], [3.0], [4.0]]), 2, 1)
+    >>> coef[:, :, 0], intercept
+    (array([[1.],
+           [3.]]), array([[2.],
+           [4.]]))
+    """
+    gamma = np.asarray(gamma, dtype=float)
+    n_outputs = gamma.shape[1]
+    if order == 0:
+        return np.zeros((n_rules, n_outputs, n_features)), gamma.copy()
+    blocks = gamma.reshape(n_rules, n_features + 1, n_outputs)
+    coef = np.ascontiguousarray(blocks[:, :n_features, :].transpose(0, 2, 1))
+    intercept = np.ascontiguousarray(blocks[:, n_features, :])
+    return coef, intercept
+
+
+def stack_coefficients(coef, intercept, *, order=1):
+    """Inverse of :func:`split_coefficients`: the ``Gamma`` of given consequents.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> coef = np.array([[[1.0]], [[3.0]]]); intercept = np.array([[2.0], [4.0]])
+    >>> stack_coefficients(coef, intercept).ravel()
+    array([1., 2., 3., 4.])
+    """
+    coef = np.asarray(coef, dtype=float)
+    intercept = np.asarray(intercept, dtype=float)
+    if order == 0:
+        return intercept.copy()
+    n_rules, n_outputs, n_features = coef.shape
+    blocks = np.concatenate([coef.transpose(0, 2, 1), intercept[:, None, :]], axis=1)
+    return blocks.reshape(n_rules * (n_features + 1), n_outputs)

@@ -1,0 +1,270 @@
+"""The scikit-learn estimator: random Takagi-Sugeno rules, consequents fitted in one shot."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_int, check_int_option, check_option, check_pair, check_real
+from .rulebase import RuleBase
+from .sampling import check_random_state
+from .solvers import SOLVERS
+
+__all__ = ["RandomTSRegressor"]
+
+_CENTERS = ("normal", "uniform", "data")
+
+
+def _library_version():
+    from . import __version__
+
+    return __version__
+
+
+class RandomTSRegressor(RegressorMixin, BaseEstimator):
+    """Takagi-Sugeno regressor with random rules: the Shuffled Linear Model.
+
+    ``fit`` draws ``n_rules`` Gaussian antecedents independently of the data
+    (centres ``a_i ~ N(0, center_scale**2)``, widths ``b_i ~ U(width_range)``,
+    the paper's defaults), then fits every rule's consequent by one
+    least-squares solve of the block system ``K Gamma = Y``.
+
+    Parameters
+    ----------
+    n_rules : int, default=100
+        Number of rules (local models) ``h``.
+    order : {0, 1}, default=1
+        1: linear consequents ``A_i x + b_i`` (the SLM). 0: constant
+        consequents, i.e. an Extreme Learning Machine with RBF nodes.
+    normalize : bool, default=False
+        False: output is the weighted **sum** of consequents (the paper).
+        True: the weighted **average** (classic Takagi-Sugeno).
+    solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        ``"lstsq"``: exact minimum-norm least squares (LAPACK QR-based
+        ``gelsy``). ``"pinv"``: the paper's Moore-Penrose pseudo-inverse with
+        MATLAB's tolerance. ``"cholesky"``: ridge normal equations, the fastest;
+        use with ``alpha > 0``. See :mod:`randomts.solvers`.
+    alpha : float, default=0.0
+        Ridge penalty on all consequent parameters (``>= 0``).
+    standardize : bool, default=False
+        Draw the antecedents and fit on per-feature standardised inputs
+        (zero mean, unit variance), then express the rule base back in the
+        data's own units (an exactly equivalent model).
+    centers : {"normal", "uniform", "data"}, default="normal"
+        Centre distribution: ``"normal"`` with ``center_scale``; ``"uniform"``
+        over ``center_bounds``; ``"data"`` uniform over the training inputs'
+        bounding box (after standardisation, if any).
+    center_scale : float, default=sqrt(2)
+        Standard deviation of the normal centre distribution (the paper: variance 2).
+    center_bounds : (float, float), optional
+        Box for ``centers="uniform"``.
+    width_range : (float, float), default=(0.0, 1.0)
+        ``b_i ~ U(low, high]``; sigma of the Gaussian sets is ``1/sqrt(2 b_i)``.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the antecedents. The same seed gives the same model, bit for bit.
+
+    Attributes
+    ----------
+    rule_base_ : RuleBase
+        The fitted rule base, in the data's own units.
+    n_features_in_ : int
+        Number of inputs seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Input names, when ``X`` was a DataFrame with string column names.
+    n_outputs_ : int
+        Number of outputs.
+
+    See Also
+    --------
+    RuleBase : the model the estimator fits.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-2, 2, size=(200, 2))
+    >>> y = np.sin(X[:, 0]) * X[:, 1]
+    >>> model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
+    >>> model.score(X, y) > 0.999
+    True
+    >>> len(model.rule_base_)
+    20
+    """
+
+    def __init__(
+        self,
+        n_rules=100,
+        *,
+        order=1,
+        normalize=False,
+        solver="lstsq",
+        alpha=0.0,
+        standardize=False,
+        centers="normal",
+        center_scale=float(np.sqrt(2.0)),
+        center_bounds=None,
+        width_range=(0.0, 1.0),
+        random_state=None,
+    ):
+        self.n_rules = n_rules
+        self.order = order
+        self.normalize = normalize
+        self.solver = solver
+        self.alpha = alpha
+        self.standardize = standardize
+        self.centers = centers
+        self.center_scale = center_scale
+        self.center_bounds = center_bounds
+        self.width_range = width_range
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = True
+        return tags
+
+    def _validate_hyperparameters(self):
+        owner = type(self).__name__
+        check_int(self.n_rules, "n_rules", low=1, owner=owner)
+        check_int_option(self.order, "order", (0, 1), owner=owner)
+        for flag in ("normalize", "standardize"):
+            if not isinstance(getattr(self, flag), (bool, np.bool_)):
+                raise TypeError(
+                    f"The {flag!r} parameter of {owner} must be a bool. "
+                    f"Got {getattr(self, flag)!r} instead."
+                )
+        check_option(self.solver, "solver", SOLVERS, owner=owner)
+        check_real(self.alpha, "alpha", low=0.0, owner=owner)
+        check_option(self.centers, "centers", _CENTERS, owner=owner)
+        check_real(self.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
+        if self.centers == "uniform":
+            if self.center_bounds is None:
+                raise ValueError(
+                    f"The 'center_bounds' parameter of {owner} is required when centers='uniform'; "
+                    "give a pair (low, high)."
+                )
+            check_pair(self.center_bounds, "center_bounds", owner=owner)
+        check_pair(self.width_range, "width_range", low=0.0, owner=owner)
+
+    def fit(self, X, y):
+        """Draw the rules and fit their consequents.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs; a DataFrame's column names become rule input names.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets; a Series' name or a DataFrame's columns become output names.
+
+        Returns
+        -------
+        self : RandomTSRegressor
+            The fitted estimator.
+        """
+        self._validate_hyperparameters()
+        output_names = _output_names(y)
+        X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self.n_outputs_ = Y.shape[1]
+        n_features = X.shape[1]
+
+        if self.standardize:
+            mean = X.mean(axis=0)
+            scale = X.std(axis=0)
+            scale[scale == 0] = 1.0
+            U = (X - mean) / scale
+        else:
+            U = X
+        rng = check_random_state(self.random_state)
+        if self.centers == "data":
+            low, high = U.min(axis=0), U.max(axis=0)
+            flat = high - low <= 0
+            low, high = np.where(flat, low - 0.5, low), np.where(flat, high + 0.5, high)
+            center_kind, bounds = "uniform", (low, high)
+        else:
+            center_kind, bounds = self.centers, self.center_bounds
+        input_names = (
+            [str(name) for name in self.feature_names_in_]
+            if hasattr(self, "feature_names_in_")
+            else None
+        )
+        if output_names is not None and len(output_names) != self.n_outputs_:
+            output_names = None
+        antecedents = RuleBase.random(
+            n_features,
+            self.n_outputs_,
+            self.n_rules,
+            centers=center_kind,
+            center_scale=self.center_scale,
+            center_bounds=bounds,
+            width_range=self.width_range,
+            normalize=self.normalize,
+            input_names=input_names,
+            output_names=output_names,
+            random_state=rng,
+        )
+        rule_base = antecedents.fit_consequents(
+            U, Y, order=self.order, solver=self.solver, alpha=self.alpha
+        )
+        metadata = {
+            "library": "randomts",
+            "library_version": _library_version(),
+            "estimator": type(self).__name__,
+            "params": _jsonable(self.get_params()),
+            "n_samples_fit": int(X.shape[0]),
+        }
+        if self.standardize:
+            rule_base = rule_base.in_original_units(mean, scale)
+            metadata["input_mean"] = mean.tolist()
+            metadata["input_scale"] = scale.tolist()
+        self.rule_base_ = rule_base.replace(metadata=metadata)
+        self._y_ndim = y.ndim
+        return self
+
+    def predict(self, X):
+        """Predict with the fitted rule base.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_outputs)
+            One column per output; 1-D when ``fit`` was given a 1-D ``y``.
+        """
+        check_is_fitted(self, "rule_base_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        Y = self.rule_base_.predict(X)
+        return Y[:, 0] if self._y_ndim == 1 else Y
+
+
+def _output_names(y):
+    """Names of the targets from a pandas Series or DataFrame, if any."""
+    columns = getattr(y, "columns", None)
+    if columns is not None:
+        names = [str(c) for c in columns]
+    elif getattr(y, "name", None) is not None and hasattr(y, "to_numpy"):
+        names = [str(y.name)]
+    else:
+        return None
+    if len(set(names)) != len(names) or not all(n.strip() for n in names):
+        return None
+    return names
+
+
+def _jsonable(params):
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, (np.random.RandomState, np.random.Generator)):
+            value = f"<{type(value).__name__}>"
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, np.generic):
+            value = value.item()
+        out[key] = value
+    return out

@@ -1,0 +1,720 @@
+"""The Takagi-Sugeno rule base: arrays are the source of truth.
+
+Rule ``i`` reads
+
+    IF x_1 is G(c_i1, sigma_i1) AND ... AND x_n is G(c_in, sigma_in)
+    THEN y = A_i x + b_i
+
+with Gaussian sets ``G(c, sigma)(x) = exp(-(x - c)^2 / (2 sigma^2))`` joined by
+the product t-norm. The output is the weighted **sum** of the consequents (the
+paper's Shuffled Linear Model, ``normalize=False``) or their weighted
+**average** (classic Takagi-Sugeno, ``normalize=True``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from . import membership as _membership
+from ._validation import (
+    check_int,
+    check_int_option,
+    check_matrix,
+    check_option,
+    check_pair,
+    check_real,
+)
+from .design import design_matrix, split_coefficients
+from .sampling import (
+    check_random_state,
+    sample_centers,
+    sample_widths,
+    sigmas_to_widths,
+    widths_to_sigmas,
+)
+from .solvers import SOLVERS, solve_least_squares
+
+__all__ = ["Rule", "RuleBase"]
+
+# Rows of X evaluated at once: bounds the (chunk, n_rules) work arrays.
+_CHUNK_ELEMENTS = 1 << 22
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a :class:`RuleBase`, as read-only array views.
+
+    Attributes
+    ----------
+    index : int
+        Position of the rule in its rule base (0-based).
+    center : ndarray of shape (n_features,)
+        Centres of the rule's Gaussian sets.
+    sigma : ndarray of shape (n_features,)
+        Standard deviations of the rule's Gaussian sets.
+    coef : ndarray of shape (n_outputs, n_features)
+        Linear consequent coefficients ``A_i``.
+    intercept : ndarray of shape (n_outputs,)
+        Consequent constants ``b_i``.
+
+    Examples
+    --------
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
+    >>> rule = rb[0]
+    >>> rule.index, rule.center, rule.intercept
+    (0, array([0.]), array([2.]))
+    """
+
+    index: int
+    center: np.ndarray
+    sigma: np.ndarray
+    coef: np.ndarray
+    intercept: np.ndarray
+
+
+def _frozen(array) -> np.ndarray:
+    array = np.array(array, dtype=float, copy=True, order="C")
+    array.setflags(write=False)
+    return array
+
+
+def _check_names(names, count, default_stem, what):
+    if names is None:
+        if count == 1 and what == "output_names":
+            return ("y",)
+        return tuple(f"{default_stem}{k + 1}" for k in range(count))
+    if isinstance(names, str):
+        names = [names]
+    names = tuple(names)
+    if len(names) != count:
+        raise ValueError(f"The {what!r} parameter must hold {count} names; got {len(names)}: {names!r}.")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise TypeError(f"The {what!r} parameter must hold non-empty strings; got {name!r}.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"The {what!r} parameter must hold distinct names; got {names!r}.")
+    return tuple(str(name) for name in names)
+
+
+class RuleBase:
+    """A Takagi-Sugeno rule base with Gaussian antecedents and linear consequents.
+
+    Parameters
+    ----------
+    centers : array-like of shape (n_rules, n_features)
+        Centre ``c_ik`` of the Gaussian set of input ``k`` in rule ``i``.
+    sigmas : array-like of shape (n_rules, n_features)
+        Standard deviation ``sigma_ik > 0`` of that set; the membership is
+        ``exp(-(x_k - c_ik)^2 / (2 sigma_ik^2))`` (scikit-fuzzy's ``gaussmf``).
+    coef : array-like of shape (n_rules, n_outputs, n_features), optional
+        Linear consequent coefficients ``A_i``; zeros (a zero-order,
+        constant-consequent model) when omitted.
+    intercept : array-like of shape (n_rules, n_outputs), optional
+        Consequent constants ``b_i``; zeros when omitted.
+    normalize : bool, default=False
+        False: the output is the weighted sum ``sum_i w_i(x) (A_i x + b_i)``
+        (the paper's SLM). True: the weighted average
+        ``sum_i w_i (A_i x + b_i) / sum_i w_i`` (classic Takagi-Sugeno).
+    input_names, output_names : sequence of str, optional
+        Variable names; default ``x1..xn`` and ``y`` (or ``y1..ym``).
+    n_outputs : int, optional
+        Number of outputs when neither ``coef`` nor ``intercept`` is given
+        (default 1).
+    metadata : dict, optional
+        How the rule base was made (seed, distributions, ...), kept for
+        export; never used in computation.
+
+    Attributes
+    ----------
+    n_rules, n_features, n_outputs : int
+        Sizes.
+    order : int
+        0 if every consequent is constant (``coef == 0``), else 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]],
+    ...               coef=[[[1.0]], [[0.0]]], intercept=[[0.0], [5.0]])
+    >>> len(rb), rb.n_features, rb.n_outputs, rb.order
+    (2, 1, 1, 1)
+    >>> x = np.array([[1.0]])
+    >>> w = np.exp(-0.5 * (x - np.array([0.0, 2.0])) ** 2)
+    >>> bool(np.isclose(rb.predict(x)[0, 0], w[0, 0] * 1.0 + w[0, 1] * 5.0))
+    True
+    """
+
+    def __init__(
+        self,
+        centers,
+        sigmas,
+        coef=None,
+        intercept=None,
+        *,
+        normalize=False,
+        input_names=None,
+        output_names=None,
+        n_outputs=None,
+        metadata=None,
+    ):
+        owner = "RuleBase"
+        centers = check_matrix(centers, "centers", column_label="features", owner=owner)
+        n_rules, n_features = centers.shape
+        sigmas = check_matrix(sigmas, "sigmas", owner=owner)
+        if sigmas.shape != centers.shape:
+            raise ValueError(
+                f"sigmas must have the shape of centers, (n_rules, n_features) = {centers.shape}; "
+                f"got {sigmas.shape}."
+            )
+        if np.any(sigmas <= 0):
+            i, k = np.argwhere(sigmas <= 0)[0]
+            raise ValueError(
+                f"sigmas must all be > 0; got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} (rule {i}, input {k})."
+            )
+        if n_outputs is None:
+            if intercept is not None:
+                n_outputs = np.shape(intercept)[-1] if np.ndim(intercept) == 2 else 1
+            elif coef is not None and np.ndim(coef) == 3:
+                n_outputs = np.shape(coef)[1]
+            else:
+                n_outputs = 1
+        n_outputs = check_int(n_outputs, "n_outputs", low=1, owner=owner)
+        if coef is None:
+            coef = np.zeros((n_rules, n_outputs, n_features))
+        else:
+            coef = check_matrix(coef, "coef", ndim=3, owner=owner, column_label="features")
+            if coef.shape != (n_rules, n_outputs, n_features):
+                raise ValueError(
+                    "coef must have shape (n_rules, n_outputs, n_features) = "
+                    f"{(n_rules, n_outputs, n_features)}; got {coef.shape}."
+                )
+        if intercept is None:
+            intercept = np.zeros((n_rules, n_outputs))
+        else:
+            intercept = check_matrix(intercept, "intercept", owner=owner, column_label="outputs")
+            if intercept.shape != (n_rules, n_outputs):
+                raise ValueError(
+                    f"intercept must have shape (n_rules, n_outputs) = {(n_rules, n_outputs)}; "
+                    f"got {intercept.shape}."
+                )
+        if not isinstance(normalize, (bool, np.bool_)):
+            raise TypeError(f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead.")
+        self._centers = _frozen(centers)
+        self._sigmas = _frozen(sigmas)
+        self._coef = _frozen(coef)
+        self._intercept = _frozen(intercept)
+        self._normalize = bool(normalize)
+        self._input_names = _check_names(input_names, n_features, "x", "input_names")
+        self._output_names = _check_names(output_names, n_outputs, "y", "output_names")
+        self._metadata = dict(metadata) if metadata else {}
+
+    # ------------------------------------------------------------------ sizes
+    centers = property(lambda self: self._centers, doc="ndarray (n_rules, n_features): centres.")
+    sigmas = property(lambda self: self._sigmas, doc="ndarray (n_rules, n_features): widths.")
+    coef = property(
+        lambda self: self._coef, doc="ndarray (n_rules, n_outputs, n_features): consequent slopes."
+    )
+    intercept = property(
+        lambda self: self._intercept, doc="ndarray (n_rules, n_outputs): consequent constants."
+    )
+    normalize = property(lambda self: self._normalize, doc="bool: weighted average if True.")
+    input_names = property(lambda self: self._input_names, doc="tuple of str: input names.")
+    output_names = property(lambda self: self._output_names, doc="tuple of str: output names.")
+    metadata = property(lambda self: dict(self._metadata), doc="dict: provenance (a copy).")
+
+    @property
+    def n_rules(self) -> int:
+        """Number of rules."""
+        return self._centers.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of inputs."""
+        return self._centers.shape[1]
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of outputs."""
+        return self._intercept.shape[1]
+
+    @property
+    def order(self) -> int:
+        """0 for constant consequents (``coef == 0``), 1 for linear ones."""
+        return int(bool(np.any(self._coef)))
+
+    def __len__(self) -> int:
+        return self.n_rules
+
+    def __getitem__(self, index) -> Rule:
+        index = check_int(index, "index")
+        if not -self.n_rules <= index < self.n_rules:
+            raise IndexError(f"Rule index {index} is out of range for a rule base of {self.n_rules} rules.")
+        index %= self.n_rules
+        return Rule(
+            index=index,
+            center=self._centers[index],
+            sigma=self._sigmas[index],
+            coef=self._coef[index],
+            intercept=self._intercept[index],
+        )
+
+    def __iter__(self) -> Iterator[Rule]:
+        return (self[i] for i in range(self.n_rules))
+
+    def __eq__(self, other):
+        if not isinstance(other, RuleBase):
+            return NotImplemented
+        return (
+            self._normalize == other._normalize
+            and self._input_names == other._input_names
+            and self._output_names == other._output_names
+            and all(
+                np.array_equal(getattr(self, name), getattr(other, name))
+                for name in ("_centers", "_sigmas", "_coef", "_intercept")
+            )
+        )
+
+    __hash__ = None  # mutable-looking container semantics: equal by value, not hashable
+
+    def __repr__(self) -> str:
+        mode = "weighted average" if self._normalize else "weighted sum"
+        return (
+            f"RuleBase(n_rules={self.n_rules}, n_features={self.n_features}, "
+            f"n_outputs={self.n_outputs}, order={self.order}, {mode})"
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # ----------------------------------------------------------- construction
+    def replace(self, **changes) -> RuleBase:
+        """A copy with some constructor arguments replaced.
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
+        >>> rb.replace(normalize=True).normalize
+        True
+        """
+        arguments = dict(
+            centers=self._centers,
+            sigmas=self._sigmas,
+            coef=self._coef,
+            intercept=self._intercept,
+            normalize=self._normalize,
+            input_names=self._input_names,
+            output_names=self._output_names,
+            metadata=self._metadata,
+        )
+        unknown = set(changes) - set(arguments)
+        if unknown:
+            raise TypeError(f"RuleBase.replace got unknown argument(s) {sorted(unknown)}; allowed: {sorted(arguments)}.")
+        arguments.update(changes)
+        if "coef" in changes or "intercept" in changes:
+            arguments["n_outputs"] = None
+        return RuleBase(**arguments)
+
+    def subset(self, rules) -> RuleBase:
+        """The rule base made of the given rules, in the given order.
+
+        Parameters
+        ----------
+        rules : array-like of int or of bool
+            Rule indices, or a boolean mask of length ``n_rules``.
+
+        Examples
+        --------
+        >>> rb = RuleBase.random(n_features=2, n_rules=5, random_state=0)
+        >>> len(rb.subset([0, 3]))
+        2
+        """
+        index = np.asarray(rules)
+        if index.dtype == bool:
+            if index.shape != (self.n_rules,):
+                raise ValueError(f"A boolean rule mask must have shape ({self.n_rules},); got {index.shape}.")
+            index = np.flatnonzero(index)
+        if index.ndim != 1 or index.size == 0 or not np.issubdtype(index.dtype, np.integer):
+            raise ValueError(f"rules must be a non-empty 1-D array of rule indices; got {rules!r}.")
+        if index.min() < -self.n_rules or index.max() >= self.n_rules:
+            raise IndexError(f"Rule indices must lie in [0, {self.n_rules}); got {index.tolist()}.")
+        return self.replace(
+            centers=self._centers[index],
+            sigmas=self._sigmas[index],
+            coef=self._coef[index],
+            intercept=self._intercept[index],
+        )
+
+    @classmethod
+    def random(
+        cls,
+        n_features,
+        n_outputs=1,
+        n_rules=100,
+        *,
+        centers="normal",
+        center_scale=np.sqrt(2.0),
+        center_bounds=None,
+        width_range=(0.0, 1.0),
+        normalize=False,
+        input_names=None,
+        output_names=None,
+        random_state=None,
+    ) -> RuleBase:
+        """Random antecedents with zero consequents, drawn as in the paper.
+
+        Centres ``a_i ~ N(0, center_scale**2)`` per coordinate (default variance
+        2) or uniform over ``center_bounds``; RBF widths ``b_i ~ U(width_range]``
+        (default ``U(0, 1)``), turned into ``sigma_i = 1/sqrt(2 b_i)`` on every
+        input. Centres are drawn first, then widths, from one generator.
+
+        Parameters
+        ----------
+        n_features : int
+            Number of inputs.
+        n_outputs : int, default=1
+            Number of outputs.
+        n_rules : int, default=100
+            Number of rules.
+        centers : {"normal", "uniform"}, default="normal"
+            Centre distribution.
+        center_scale : float or array-like, default=sqrt(2)
+            Standard deviation of the normal centre distribution.
+        center_bounds : (low, high), optional
+            Box of the uniform centre distribution.
+        width_range : (float, float), default=(0.0, 1.0)
+            Interval of the uniform distribution of ``b_i``.
+        normalize : bool, default=False
+            Weighted average (True) or weighted sum (False).
+        input_names, output_names : sequence of str, optional
+            Variable names.
+        random_state : int, RandomState, Generator or None
+            Seed; the same seed gives the same rule base, bit for bit.
+
+        Returns
+        -------
+        RuleBase
+
+        Examples
+        --------
+        >>> rb = RuleBase.random(n_features=2, n_outputs=1, n_rules=3, random_state=0)
+        >>> rb.centers.shape, rb.order
+        ((3, 2), 0)
+        >>> rb == RuleBase.random(n_features=2, n_outputs=1, n_rules=3, random_state=0)
+        True
+        """
+        rng = check_random_state(random_state)
+        low_high = check_pair(width_range, "width_range")
+        a = sample_centers(
+            n_rules, n_features, distribution=centers, scale=center_scale, bounds=center_bounds,
+            random_state=rng,
+        )
+        b = sample_widths(n_rules, low=low_high[0], high=low_high[1], random_state=rng)
+        return cls(
+            a,
+            widths_to_sigmas(b, a.shape[1]),
+            n_outputs=n_outputs,
+            normalize=normalize,
+            input_names=input_names,
+            output_names=output_names,
+        )
+
+    @classmethod
+    def from_slm(cls, a, b, alpha=None, beta=None, *, normalize=False, **names) -> RuleBase:
+        """The rule base of the paper's SLM parameters.
+
+        ``SLM(x) = sum_i exp(-b_i ||x - a_i||^2) (alpha_i x + beta_i)``.
+
+        Parameters
+        ----------
+        a : array-like of shape (n_rules, n_features)
+            Centres.
+        b : array-like of shape (n_rules,)
+            RBF widths, all > 0.
+        alpha : array-like of shape (n_rules, n_outputs, n_features), optional
+            Linear-model matrices; zeros (an ELM) when omitted.
+        beta : array-like of shape (n_rules, n_outputs), optional
+            Linear-model offsets; zeros when omitted.
+        normalize : bool, default=False
+            Weighted average instead of the paper's weighted sum.
+        **names
+            ``input_names``, ``output_names``.
+
+        Examples
+        --------
+        >>> rb = RuleBase.from_slm(a=[[0.0, 0.0]], b=[0.5], beta=[[1.0]])
+        >>> rb.sigmas
+        array([[1., 1.]])
+        """
+        a = check_matrix(a, "a", owner="RuleBase.from_slm")
+        b = check_matrix(b, "b", ndim=1, owner="RuleBase.from_slm")
+        if b.shape != (a.shape[0],):
+            raise ValueError(f"b must have shape (n_rules,) = ({a.shape[0]},); got {b.shape}.")
+        if np.any(b <= 0):
+            i = int(np.argmax(b <= 0))
+            raise ValueError(f"b must all be > 0; got b[{i}] = {float(b[i])!r}.")
+        return cls(
+            a, widths_to_sigmas(b, a.shape[1]), alpha, beta, normalize=normalize, **names
+        )
+
+    def to_slm(self):
+        """The paper's parameters ``(a, b, alpha, beta)`` of this rule base.
+
+        Raises
+        ------
+        ValueError
+            If a rule has different widths on different inputs.
+
+        Examples
+        --------
+        >>> rb = RuleBase.from_slm(a=[[1.0, 2.0]], b=[0.5], beta=[[3.0]])
+        >>> a, b, alpha, beta = rb.to_slm()
+        >>> a, b, beta
+        (array([[1., 2.]]), array([0.5]), array([[3.]]))
+        """
+        return (
+            self._centers.copy(),
+            sigmas_to_widths(self._sigmas),
+            self._coef.copy(),
+            self._intercept.copy(),
+        )
+
+    def in_original_units(self, mean, scale) -> RuleBase:
+        """Re-express a rule base fitted on standardised inputs in the data's units.
+
+        If this rule base maps ``u = (x - mean) / scale`` to ``y``, the returned
+        one maps ``x`` to the same ``y``: centres ``c * scale + mean``, widths
+        ``sigma * scale``, slopes ``A / scale`` and constants
+        ``b - A (mean / scale)``. Memberships, firing strengths and outputs
+        are unchanged (up to rounding).
+
+        Parameters
+        ----------
+        mean, scale : array-like of shape (n_features,)
+            The standardisation; ``scale > 0``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> orig = rb.in_original_units(mean=[10.0], scale=[4.0])
+        >>> x = np.array([[14.0]])
+        >>> bool(np.allclose(orig.predict(x), rb.predict((x - 10.0) / 4.0)))
+        True
+        """
+        mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner="this rule base")
+        scale = check_matrix(scale, "scale", ndim=1, n_columns=self.n_features, owner="this rule base")
+        if np.any(scale <= 0):
+            raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
+        coef = self._coef / scale
+        return self.replace(
+            centers=self._centers * scale + mean,
+            sigmas=self._sigmas * scale,
+            coef=coef,
+            intercept=self._intercept - coef @ mean,
+        )
+
+    # -------------------------------------------------------------- inference
+    def _check_X(self, X):
+        return check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
+
+    def _row_chunks(self, n_samples):
+        step = max(1, _CHUNK_ELEMENTS // max(self.n_rules * max(self.n_outputs, 1), 1))
+        return (slice(start, min(start + step, n_samples)) for start in range(0, n_samples, step))
+
+    def memberships(self, X) -> np.ndarray:
+        """Membership grade of each input in each rule's Gaussian set (``gaussmf``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_rules, n_features)
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1.0, 1.0]])
+        >>> rb.memberships([[0.0, 0.0]])
+        array([[[1., 1.]]])
+        """
+        X = self._check_X(X)
+        return _membership.gaussian_memberships(X, self._centers, self._sigmas)
+
+    def log_firing_strengths(self, X) -> np.ndarray:
+        """Log of each rule's product-t-norm firing strength, shape (n_samples, n_rules).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1.0, 1.0]])
+        >>> rb.log_firing_strengths([[1.0, 1.0]])
+        array([[-1.]])
+        """
+        X = self._check_X(X)
+        return _membership.log_firing_strengths(X, self._centers, self._sigmas)
+
+    def firing_strengths(self, X, *, normalize=None) -> np.ndarray:
+        """Firing strength of every rule, raw or normalised.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+        normalize : bool, optional
+            Normalise to sum one per sample; defaults to :attr:`normalize`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_rules)
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]])
+        >>> rb.firing_strengths([[0.5]], normalize=True)
+        array([[0.5, 0.5]])
+        """
+        X = self._check_X(X)
+        if normalize is None:
+            normalize = self._normalize
+        return _membership.firing_strengths(X, self._centers, self._sigmas, normalize=normalize)
+
+    def rule_outputs(self, X) -> np.ndarray:
+        """Each rule's consequent ``A_i x + b_i``, shape (n_samples, n_rules, n_outputs).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> rb.rule_outputs([[3.0]])
+        array([[[7.]]])
+        """
+        X = self._check_X(X)
+        return np.einsum("imk,jk->jim", self._coef, X) + self._intercept[None, :, :]
+
+    def contributions(self, X) -> np.ndarray:
+        """Each rule's share of the output, ``w_i(x) (A_i x + b_i)``.
+
+        The shares sum over rules to :meth:`predict` (with normalised ``w``
+        when :attr:`normalize` is True).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_rules, n_outputs)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rb = RuleBase.random(n_features=2, n_rules=4, random_state=0).replace(
+        ...     intercept=np.arange(4.0).reshape(4, 1))
+        >>> X = np.array([[0.1, 0.2]])
+        >>> bool(np.allclose(rb.contributions(X).sum(axis=1), rb.predict(X)))
+        True
+        """
+        X = self._check_X(X)
+        return self.firing_strengths(X)[:, :, None] * self.rule_outputs(X)
+
+    def predict(self, X) -> np.ndarray:
+        """Takagi-Sugeno inference: the output for every row of ``X``.
+
+        Computed in row chunks without forming the design matrix: memory is
+        ``O(chunk * n_rules)`` whatever ``n_samples``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs, finite.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_outputs)
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[3.0]])
+        >>> rb.predict([[0.0], [100.0]])
+        array([[3.],
+               [0.]])
+        """
+        X = self._check_X(X)
+        n_samples = X.shape[0]
+        Y = np.empty((n_samples, self.n_outputs))
+        slopes = self._coef.reshape(self.n_rules, -1)  # (n_rules, n_outputs * n_features)
+        linear = self.order == 1
+        for rows in self._row_chunks(n_samples):
+            Xc = X[rows]
+            W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=self._normalize)
+            Yc = W @ self._intercept
+            if linear:
+                mixed = (W @ slopes).reshape(Xc.shape[0], self.n_outputs, self.n_features)
+                Yc += np.einsum("jmk,jk->jm", mixed, Xc)
+            Y[rows] = Yc
+        return Y
+
+    def design_matrix(self, X, *, order=1) -> np.ndarray:
+        """The paper's block matrix ``K`` of this rule base's antecedents on ``X``.
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
+        >>> rb.design_matrix([[0.0]])
+        array([[0., 1.]])
+        """
+        X = self._check_X(X)
+        return design_matrix(self.firing_strengths(X), X, order=order)
+
+    def fit_consequents(self, X, Y, *, order=1, solver="lstsq", alpha=0.0) -> RuleBase:
+        """Fit the consequents of these antecedents to data, in one shot.
+
+        Solves ``Gamma = K^+ Y`` (or its ridge version) and returns a new rule
+        base with the same antecedents and the fitted consequents.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+        Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets; 1-D means one output.
+        order : {0, 1}, default=1
+            0: constant consequents (an ELM with RBF nodes); 1: linear.
+        solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+            See :mod:`randomts.solvers`.
+        alpha : float, default=0.0
+            Ridge penalty.
+
+        Returns
+        -------
+        RuleBase
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-1, 1, size=(50, 2)); y = 3 * X[:, 0] - X[:, 1] + 0.5
+        >>> antecedents = RuleBase.random(n_features=2, n_rules=5, normalize=True, random_state=0)
+        >>> rb = antecedents.fit_consequents(X, y)
+        >>> bool(np.max(np.abs(rb.predict([[0.3, -0.7]])[0, 0] - 2.1)) < 1e-12)
+        True
+        """
+        X = check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
+        order = check_int_option(order, "order", (0, 1))
+        check_option(solver, "solver", SOLVERS)
+        alpha = check_real(alpha, "alpha", low=0.0)
+        K = design_matrix(
+            _membership.firing_strengths(X, self._centers, self._sigmas, normalize=self._normalize),
+            X,
+            order=order,
+        )
+        gamma = solve_least_squares(K, Y, solver=solver, alpha=alpha)
+        coef, intercept = split_coefficients(gamma, self.n_rules, self.n_features, order=order)
+        output_names = self._output_names if Y.shape[1] == self.n_outputs else None
+        return self.replace(coef=coef, intercept=intercept, output_names=output_names)
+
+    # ------------------------------------------------------------------- text
+    def to_text(self, precision=None) -> str:
+        """The rules as numbered IF-THEN lines (see :mod:`randomts.text`)."""
+        from .text import format_rules
+
+        return format_rules(self, precision=precision)
