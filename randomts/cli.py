@@ -19,10 +19,24 @@ class _UsageError(Exception):
     pass
 
 
+# Each subcommand has one ``_add_<name>`` function that registers its arguments and
+# its handler; a handler takes the parsed arguments and returns the text to print.
+
+
+def _add_demo(commands):
+    demo = commands.add_parser("demo", help="fit the paper's Van der Pol data and print the first rules")
+    demo.add_argument("--rules", type=int, default=100, help="number of rules (default 100)")
+    demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    demo.set_defaults(handler=_demo)
+
+
 def _demo(args):
     from .demo import run_demo
 
     return run_demo(n_rules=args.rules, seed=args.seed)
+
+
+_SUBCOMMANDS = [_add_demo]
 
 
 def build_parser():
@@ -35,10 +49,8 @@ def build_parser():
     """
     parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    demo = commands.add_parser("demo", help="fit the paper's Van der Pol data and print the first rules")
-    demo.add_argument("--rules", type=int, default=100, help="number of rules (default 100)")
-    demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    demo.set_defaults(handler=_demo)
+    for add in _SUBCOMMANDS:
+        add(commands)
     return parser
 
 
