@@ -72,7 +72,10 @@ def main(argv=None):
         print(f"randomts: error: {exc}", file=sys.stderr)
         return 1
     if output:
-        print(output)
+        try:
+            print(output)
+        except BrokenPipeError:  # e.g. `randomts rules MODEL | head`
+            sys.stderr.close()
     return 0
 
 
