@@ -13,8 +13,10 @@ RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 """
 
 from .estimator import RandomTSRegressor
+from .exceptions import FormatError
+from .io import load, save
 from .rulebase import Rule, RuleBase
 
 __version__ = "0.1.0"
 
-__all__ = ["RandomTSRegressor", "Rule", "RuleBase", "__version__"]
+__all__ = ["RandomTSRegressor", "Rule", "RuleBase", "__version__", "FormatError", "load", "save"]

@@ -113,6 +113,7 @@ def check_matrix(
     min_rows: int = 1,
     allow_1d: bool = False,
     column_label: str = "features",
+    row_label: str = "sample(s)",
     owner: str | None = None,
 ) -> np.ndarray:
     """Return ``X`` as a finite float64 array with ``ndim`` dimensions.
@@ -133,6 +134,8 @@ def check_matrix(
         When ``ndim == 2``, accept a 1-D array and return it as one column.
     column_label : str
         What the last axis counts, for error messages.
+    row_label : str
+        What the first axis counts, for error messages.
     owner : str, optional
         The object that expects ``X``, for error messages.
 
@@ -181,7 +184,7 @@ def check_matrix(
         )
     if arr.shape[0] < min_rows:
         raise ValueError(
-            f"Input {name} has {arr.shape[0]} sample(s) (shape={arr.shape}) while a minimum of "
+            f"Input {name} has {arr.shape[0]} {row_label} (shape={arr.shape}) while a minimum of "
             f"{min_rows} is required."
         )
     if arr.ndim >= 2 and arr.shape[-1] == 0:

@@ -17,6 +17,9 @@ import numpy as np
 
 __all__ = ["design_matrix", "split_coefficients", "stack_coefficients"]
 
+# Entries of K written per row block (1 MiB).
+_BLOCK_ELEMENTS = 1 << 17
+
 
 def design_matrix(weights, X, *, order=1, out=None):
     """Build ``K`` from firing strengths and inputs, without a loop over samples.
@@ -57,8 +60,16 @@ def design_matrix(weights, X, *, order=1, out=None):
     if out is None:
         out = np.empty((n_samples, n_rules * (n_features + 1)))
     blocks = out.reshape(n_samples, n_rules, n_features + 1)
-    np.multiply(weights[:, :, None], X[:, None, :], out=blocks[:, :, :n_features])
-    blocks[:, :, n_features] = weights
+    # Row blocks small enough to stay in cache while each strided column of
+    # the block is written (5x faster than one broadcast over all rows for
+    # n_features = 2, h = 100, N = 10^4; see benchmarks/).
+    rows = max(1, _BLOCK_ELEMENTS // (n_rules * (n_features + 1)))
+    for start in range(0, n_samples, rows):
+        stop = min(start + rows, n_samples)
+        block, w = blocks[start:stop], weights[start:stop]
+        for k in range(n_features):
+            np.multiply(w, X[start:stop, k, None], out=block[:, :, k])
+        block[:, :, n_features] = w
     return out
 
 

@@ -10,6 +10,7 @@ from ._validation import check_int, check_int_option, check_option, check_pair, 
 from .rulebase import RuleBase
 from .sampling import check_random_state
 from .solvers import SOLVERS
+from .streaming import ConsequentStream
 
 __all__ = ["RandomTSRegressor"]
 
@@ -168,16 +169,90 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         output_names = _output_names(y)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        U, antecedents = self._draw_antecedents(X, Y, output_names)
+        rule_base = antecedents.fit_consequents(
+            U, Y, order=self.order, solver=self.solver, alpha=self.alpha
+        )
+        self._stream = None
+        self._y_ndim = y.ndim
+        self._set_rule_base(rule_base, X.shape[0])
+        return self
+
+    def partial_fit(self, X, y):
+        """Fit on one more chunk of rows: the same model as one ``fit`` on all the chunks.
+
+        The first call (on an estimator without a stream: fresh, or after
+        :meth:`fit`) validates the hyperparameters and draws the antecedents —
+        with ``standardize=True`` or ``centers="data"`` from that first
+        chunk's statistics. Every call then folds the chunk into an exact
+        accumulation of the least-squares system (the QR factor of ``[K Y]``
+        for ``"lstsq"``/``"pinv"``, its Gram matrix for ``"cholesky"``; see
+        :mod:`randomts.streaming`) and re-solves the consequents, which costs
+        ``O(q^3)`` with ``q = n_rules * (n_features + 1) + n_outputs``. The
+        solver is fixed at the first call; ``alpha`` is read at every call.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            A chunk of inputs.
+        y : array-like of shape (n_rows,) or (n_rows, n_outputs)
+            Its targets, with the number of outputs of the first chunk.
+
+        Returns
+        -------
+        self : RandomTSRegressor
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(600, 2)); y = np.sin(X[:, 0]) * X[:, 1]
+        >>> streamed = RandomTSRegressor(n_rules=20, random_state=0)
+        >>> for rows in np.array_split(np.arange(600), 5):
+        ...     _ = streamed.partial_fit(X[rows], y[rows])
+        >>> whole = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
+        >>> bool(np.allclose(streamed.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
+        True
+        """
+        first = getattr(self, "_stream", None) is None
+        if first:
+            self._validate_hyperparameters()
+        output_names = _output_names(y) if first else None
+        X, y = validate_data(
+            self, X, y, reset=first, multi_output=True, y_numeric=True, dtype=np.float64
+        )
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if first:
+            U, antecedents = self._draw_antecedents(X, Y, output_names)
+            self._stream = ConsequentStream(
+                antecedents, Y.shape[1], order=self.order, solver=self.solver
+            )
+            self._y_ndim = y.ndim
+        else:
+            if Y.shape[1] != self.n_outputs_:
+                raise ValueError(
+                    f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
+                    f"{self.n_outputs_} outputs as in the first partial_fit call."
+                )
+            U = X if self._scaling is None else (X - self._scaling[0]) / self._scaling[1]
+        self._stream.update(U, Y)
+        alpha = check_real(self.alpha, "alpha", low=0.0, owner=type(self).__name__)
+        self._set_rule_base(self._stream.rule_base(alpha), self._stream.n_samples)
+        return self
+
+    def _draw_antecedents(self, X, Y, output_names):
+        """Standardise ``X`` if asked and draw the antecedents; returns ``(U, antecedents)``."""
         self.n_outputs_ = Y.shape[1]
         n_features = X.shape[1]
-
         if self.standardize:
             mean = X.mean(axis=0)
             scale = X.std(axis=0)
             scale[scale == 0] = 1.0
             U = (X - mean) / scale
+            self._scaling = (mean, scale)
         else:
             U = X
+            self._scaling = None
         rng = check_random_state(self.random_state)
         if self.centers == "data":
             low, high = U.min(axis=0), U.max(axis=0)
@@ -206,23 +281,23 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             output_names=output_names,
             random_state=rng,
         )
-        rule_base = antecedents.fit_consequents(
-            U, Y, order=self.order, solver=self.solver, alpha=self.alpha
-        )
+        return U, antecedents
+
+    def _set_rule_base(self, rule_base, n_samples):
+        """Store the fitted rule base, in the data's own units, with its provenance."""
         metadata = {
             "library": "randomts",
             "library_version": _library_version(),
             "estimator": type(self).__name__,
             "params": _jsonable(self.get_params()),
-            "n_samples_fit": int(X.shape[0]),
+            "n_samples_fit": int(n_samples),
         }
-        if self.standardize:
+        if self._scaling is not None:
+            mean, scale = self._scaling
             rule_base = rule_base.in_original_units(mean, scale)
             metadata["input_mean"] = mean.tolist()
             metadata["input_scale"] = scale.tolist()
         self.rule_base_ = rule_base.replace(metadata=metadata)
-        self._y_ndim = y.ndim
-        return self
 
     def predict(self, X):
         """Predict with the fitted rule base.

@@ -27,6 +27,9 @@ __all__ = [
     "normalize_log_strengths",
 ]
 
+# Entries of the (n_samples, n_rules) work arrays per row block (1 MiB).
+_BLOCK_ELEMENTS = 1 << 17
+
 
 def gaussian_memberships(X, centers, sigmas):
     """Membership grade of every input in every rule's Gaussian set.
@@ -89,18 +92,27 @@ def log_firing_strengths(X, centers, sigmas, *, out=None):
     n_samples, n_features = X.shape
     n_rules = centers.shape[0]
     if out is None:
-        out = np.zeros((n_samples, n_rules))
-    else:
-        out[...] = 0.0
-    scaled = np.empty((n_samples, n_rules))
+        out = np.empty((n_samples, n_rules))
     inv_sigmas = 1.0 / sigmas
+    # Row blocks that stay in cache across the n_features passes: twice as
+    # fast as whole-array passes for N = 10^4, h = 100 (see benchmarks/).
+    rows = max(1, min(n_samples, _BLOCK_ELEMENTS // max(n_rules, 1)))
+    scaled = np.empty((rows, n_rules))
+    if n_features == 0:
+        out[...] = 0.0
     with np.errstate(over="ignore"):  # an overflow gives log w = -inf, i.e. w = 0: exact
-        for k in range(n_features):
-            np.subtract(X[:, k, None], centers[None, :, k], out=scaled)
-            scaled *= inv_sigmas[None, :, k]
-            scaled *= scaled
-            out -= scaled
-    out *= 0.5
+        for start in range(0, n_samples, rows):
+            stop = min(start + rows, n_samples)
+            block, work = out[start:stop], scaled[: stop - start]
+            for k in range(n_features):
+                np.subtract(X[start:stop, k, None], centers[None, :, k], out=work)
+                work *= inv_sigmas[None, :, k]
+                if k == 0:
+                    np.multiply(work, work, out=block)
+                else:
+                    work *= work
+                    block += work
+            block *= -0.5
     return out
 
 

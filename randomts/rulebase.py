@@ -161,7 +161,7 @@ class RuleBase:
         metadata=None,
     ):
         owner = "RuleBase"
-        centers = check_matrix(centers, "centers", column_label="features", owner=owner)
+        centers = check_matrix(centers, "centers", row_label="rule(s)", owner=owner)
         n_rules, n_features = centers.shape
         sigmas = check_matrix(sigmas, "sigmas", owner=owner)
         if sigmas.shape != centers.shape:
@@ -634,18 +634,27 @@ class RuleBase:
                [0.]])
         """
         X = self._check_X(X)
-        n_samples = X.shape[0]
+        n_samples, n_features = X.shape
         Y = np.empty((n_samples, self.n_outputs))
-        slopes = self._coef.reshape(self.n_rules, -1)  # (n_rules, n_outputs * n_features)
         linear = self.order == 1
-        for rows in self._row_chunks(n_samples):
+        if linear:
+            # one GEMM per block: W @ [A_i | b_i] gives every output's slopes and constant
+            theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
+            theta = theta.reshape(self.n_rules, -1)  # (n_rules, n_outputs * (n_features + 1))
+        # Blocks of about 2^17 strengths (1 MiB) stay in cache (see benchmarks/).
+        step = max(1, (1 << 17) // self.n_rules)
+        for start in range(0, n_samples, step):
+            rows = slice(start, min(start + step, n_samples))
             Xc = X[rows]
             W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=self._normalize)
-            Yc = W @ self._intercept
-            if linear:
-                mixed = (W @ slopes).reshape(Xc.shape[0], self.n_outputs, self.n_features)
-                Yc += np.einsum("jmk,jk->jm", mixed, Xc)
-            Y[rows] = Yc
+            if not linear:
+                np.matmul(W, self._intercept, out=Y[rows])
+                continue
+            mixed = (W @ theta).reshape(Xc.shape[0], self.n_outputs, n_features + 1)
+            Yc = Y[rows]
+            Yc[...] = mixed[:, :, n_features]
+            for k in range(n_features):
+                Yc += mixed[:, :, k] * Xc[:, k, None]
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
@@ -718,3 +727,90 @@ class RuleBase:
         from .text import format_rules
 
         return format_rules(self, precision=precision)
+
+    # ---------------------------------------------- tables and explanations
+    def table(self, fmt="plain", precision=4) -> str:
+        """The rules as a table in any tabulate format (see :func:`randomts.text.format_table`).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
+        >>> print(rb.table())
+        rule      x1: c    x1: s    y: const    y: x1
+        R1            0        1           2        0
+        """
+        from .text import format_table
+
+        return format_table(self, fmt=fmt, precision=precision)
+
+    def explain(self, x, top=None):
+        """The rules behind the prediction at one input (see :func:`randomts.explain.explain`).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]], intercept=[[1.0], [5.0]])
+        >>> rb.explain([2.0], top=1).rules
+        array([1])
+        """
+        from .explain import explain
+
+        return explain(self, x, top=top)
+
+    def importance(self, X):
+        """Each rule's share of the total absolute contribution on ``X`` (see :mod:`randomts.importance`).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0], [0.0]], sigmas=[[1.0], [1.0]], intercept=[[3.0], [1.0]])
+        >>> rb.importance([[0.0]])
+        array([0.75, 0.25])
+        """
+        from .importance import rule_importance
+
+        return rule_importance(self, X)
+
+    def top_rules(self, k, X) -> RuleBase:
+        """The ``k`` most important rules on ``X``, consequents unchanged (see :func:`randomts.importance.top_rules`).
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0], [0.0]], sigmas=[[1.0], [1.0]], intercept=[[3.0], [1.0]])
+        >>> rb.top_rules(1, [[0.0]]).intercept
+        array([[3.]])
+        """
+        from .importance import top_rules
+
+        return top_rules(self, k, X)
+
+    def prune(self, k, X, Y, *, order=None, solver="lstsq", alpha=0.0) -> RuleBase:
+        """Keep the ``k`` most important rules and refit their consequents (see :func:`randomts.importance.prune`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.linspace(-1, 1, 20).reshape(-1, 1)
+        >>> rb = RuleBase.random(n_features=1, n_rules=8, random_state=0).fit_consequents(X, 2 * X[:, 0])
+        >>> len(rb.prune(3, X, 2 * X[:, 0]))
+        3
+        """
+        from .importance import prune
+
+        return prune(self, k, X, Y, order=order, solver=solver, alpha=alpha)
+
+    # ------------------------------------------------------ linearisation
+    def jacobian(self, X) -> np.ndarray:
+        """Derivatives of the outputs with respect to the inputs (see :func:`randomts.linearization.jacobian`).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_outputs, n_features), or (n_outputs, n_features) for 1-D ``X``
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> rb.jacobian([[0.0]])  # d/dx exp(-x^2/2) (2x + 1) at 0
+        array([[[2.]]])
+        """
+        from .linearization import jacobian
+
+        return jacobian(self, X)

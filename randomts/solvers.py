@@ -38,6 +38,7 @@ import numpy as np
 import scipy.linalg
 
 from ._validation import check_option, check_real
+from .accumulators import cholesky_gram, solve_r, update_gram, update_r
 
 __all__ = ["SOLVERS", "solve_least_squares"]
 
@@ -46,12 +47,10 @@ SOLVERS = ("lstsq", "pinv", "cholesky")
 
 
 def _solve_lstsq(K, Y, alpha):
-    if alpha > 0:
-        n_columns = K.shape[1]
-        K = np.vstack([K, np.sqrt(alpha) * np.eye(n_columns)])
-        Y = np.vstack([Y, np.zeros((n_columns, Y.shape[1]))])
-    gamma, *_ = scipy.linalg.lstsq(K, Y, lapack_driver="gelsy", check_finite=False)
-    return gamma
+    """QR of ``[K Y]`` block by block (``tpqrt``), then ``gelsy`` on the small triangle."""
+    R = np.zeros((K.shape[1] + Y.shape[1],) * 2, order="F")
+    R = update_r(R, K, Y)
+    return solve_r(R, K.shape[1], solver="lstsq", alpha=alpha, n_samples=K.shape[0])
 
 
 def _filtered_inverse_singular_values(s, alpha, shape):
@@ -86,14 +85,13 @@ def _solve_pinv(K, Y, alpha):
 
 
 def _solve_cholesky(K, Y, alpha):
-    gram = K.T @ K
-    gram.flat[:: gram.shape[0] + 1] += alpha
-    rhs = K.T @ Y
+    """Gram matrix by one BLAS ``syrk`` on ``K`` where it lies, then Cholesky."""
+    q = K.shape[1] + Y.shape[1]
+    G = update_gram(np.zeros((q, q), order="F"), np.ascontiguousarray(K), np.ascontiguousarray(Y))
     try:
-        factor = scipy.linalg.cho_factor(gram, lower=False, overwrite_a=True, check_finite=False)
+        return cholesky_gram(G, K.shape[1], alpha=alpha)
     except np.linalg.LinAlgError:
         return _solve_svd(K, Y, alpha)
-    return scipy.linalg.cho_solve(factor, rhs, check_finite=False)
 
 
 _DISPATCH = {"lstsq": _solve_lstsq, "pinv": _solve_pinv, "cholesky": _solve_cholesky}

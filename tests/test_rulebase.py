@@ -184,7 +184,7 @@ BAD_CONSTRUCTIONS = [
     (dict(centers=[[np.nan]], sigmas=[[1.0]]), ValueError, "Input centers contains NaN or infinity"),
     (dict(centers=[["a"]], sigmas=[[1.0]]), TypeError, "Input centers must hold real numbers"),
     (dict(centers=[0.0, 1.0], sigmas=[[1.0]]), ValueError, "Input centers must be a 2-D array; got 1-D"),
-    (dict(centers=np.zeros((0, 2)), sigmas=np.zeros((0, 2))), ValueError, "Input centers has 0 sample"),
+    (dict(centers=np.zeros((0, 2)), sigmas=np.zeros((0, 2))), ValueError, r"Input centers has 0 rule\(s\)"),
     (dict(centers=[[0.0]], sigmas=[[1.0]], coef=[[[1.0, 2.0]]]), ValueError, r"coef must have shape \(n_rules, n_outputs, n_features\)"),
     (dict(centers=[[0.0]], sigmas=[[1.0]], intercept=[[1.0], [2.0]]), ValueError, r"intercept must have shape \(n_rules, n_outputs\)"),
     (dict(centers=[[0.0]], sigmas=[[1.0]], input_names=["a", "b"]), ValueError, "'input_names' parameter must hold 1 names"),

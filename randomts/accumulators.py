@@ -1,0 +1,320 @@
+"""Least squares row block by row block: exact accumulators of ``[K Y]`` (pure arrays).
+
+The solution of ``min ||K Gamma - Y||_F^2 + alpha ||Gamma||_F^2`` depends on
+the rows of ``[K Y]`` only through a small square matrix, which can be
+accumulated one block of rows at a time, merged across machines, and solved
+at the end. Two are kept, one per kind of solver:
+
+``"r"`` (for ``"lstsq"`` and ``"pinv"``)
+    The upper-triangular factor ``R`` of the QR decomposition of
+    ``[K Y]``, updated by Householder reflections (LAPACK ``tpqrt``, which
+    uses the triangle already held and costs ``2 n_rows q^2`` flops per block,
+    ``q = n_columns + n_outputs``). Backward stable: an ill-conditioned ``K``
+    keeps its accuracy. With ``R = [[R11, C], [0, D]]``,
+    ``min ||K Gamma - Y|| = min ||R11 Gamma - C||`` (the same minimisers,
+    hence the same minimum-norm one) and the residual sum of squares is
+    ``||D||_F^2``.
+``"gram"`` (for ``"cholesky"``)
+    The Gram matrix ``[K Y]^T [K Y]``, updated by the BLAS ``syrk``
+    (``n_rows q^2`` flops per block, half the QR's). It squares the
+    condition number of ``K``: use it with a ridge ``alpha > 0``.
+
+Merging two factors is one more ``tpqrt`` (of two triangles) or a sum, so the
+blocks may be reduced in any order or tree (see :mod:`randomts.distributed`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+from scipy.linalg import blas, lapack
+
+from ._validation import check_int, check_option, check_real
+
+__all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator"]
+
+#: Kinds of accumulated factor.
+FACTORS = ("r", "gram")
+
+#: The factor each solver is computed from.
+SOLVER_FACTOR = {"lstsq": "r", "pinv": "r", "cholesky": "gram"}
+
+# Rows of [K Y] per Householder update (at least q). Measured with
+# benchmarks/solver_blocks.py: on N = 10^4, q = 302 a block of 512 rows and an
+# inner block of 16 columns run the QR in 2.3x the time of one syrk, where a
+# single dgeqrf of the whole tall matrix takes 7.6x.
+_QR_BLOCK_ROWS = 512
+_QR_INNER_BLOCK = 16
+# Rows per syrk update when [K Y] has to be copied into one Fortran block.
+_GRAM_BLOCK_ROWS = 2048
+
+
+def _check_block(K, Y, n_columns, n_outputs):
+    K = np.asarray(K, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim == 1:
+        Y = Y.reshape(-1, 1)
+    if K.ndim != 2 or K.shape[1] != n_columns:
+        raise ValueError(
+            f"K must be a 2-D array with {n_columns} columns; got shape {K.shape}."
+        )
+    if Y.ndim != 2 or Y.shape != (K.shape[0], n_outputs):
+        raise ValueError(
+            f"Y must have shape (n_rows, n_outputs) = ({K.shape[0]}, {n_outputs}) to match K; "
+            f"got {Y.shape}."
+        )
+    return K, Y
+
+
+def _row_blocks(n_rows, block):
+    return ((start, min(start + block, n_rows)) for start in range(0, n_rows, block))
+
+
+def update_r(R, K, Y):
+    """Fold the rows ``[K Y]`` into the triangular factor ``R`` (in place; returned).
+
+    ``R`` is a Fortran-ordered ``(q, q)`` upper triangle, ``q = K.shape[1] + Y.shape[1]``.
+    """
+    q = R.shape[0]
+    n_columns = K.shape[1]
+    rows = max(_QR_BLOCK_ROWS, q)
+    inner = min(_QR_INNER_BLOCK, q)
+    buffer = None
+    for start, stop in _row_blocks(K.shape[0], rows):
+        if buffer is None or buffer.shape[0] != stop - start:
+            buffer = np.empty((stop - start, q), order="F")
+        buffer[:, :n_columns] = K[start:stop]
+        buffer[:, n_columns:] = Y[start:stop]
+        R, _, _, info = lapack.dtpqrt(0, inner, R, buffer, overwrite_a=1, overwrite_b=1)
+        if info != 0:  # pragma: no cover - LAPACK reports only illegal arguments here
+            raise RuntimeError(f"LAPACK dtpqrt failed with info={info}.")
+    return R
+
+
+def merge_r(R, other):
+    """The triangular factor of ``[A; B]`` from those of ``A`` (``R``, overwritten) and ``B``."""
+    q = R.shape[0]
+    triangle = np.array(other, dtype=float, order="F", copy=True)
+    R, _, _, info = lapack.dtpqrt(q, min(_QR_INNER_BLOCK, q), R, triangle, overwrite_a=1, overwrite_b=1)
+    if info != 0:  # pragma: no cover
+        raise RuntimeError(f"LAPACK dtpqrt failed with info={info}.")
+    return R
+
+
+def update_gram(G, K, Y):
+    """Add ``[K Y]^T [K Y]`` to the upper triangle of ``G`` (in place; returned)."""
+    n_columns = K.shape[1]
+    if K.flags.c_contiguous and Y.flags.c_contiguous:
+        # K^T is Fortran-ordered: syrk reads K where it lies, no copy.
+        G[:n_columns, :n_columns] = blas.dsyrk(
+            1.0, K.T, beta=1.0, c=G[:n_columns, :n_columns], trans=0, lower=0
+        )
+        G[:n_columns, n_columns:] += K.T @ Y
+        G[n_columns:, n_columns:] += Y.T @ Y
+        return G
+    q = G.shape[0]
+    buffer = None
+    for start, stop in _row_blocks(K.shape[0], _GRAM_BLOCK_ROWS):
+        if buffer is None or buffer.shape[0] != stop - start:
+            buffer = np.empty((stop - start, q), order="F")
+        buffer[:, :n_columns] = K[start:stop]
+        buffer[:, n_columns:] = Y[start:stop]
+        G = blas.dsyrk(1.0, buffer, beta=1.0, c=G, trans=1, lower=0, overwrite_c=1)
+    return G
+
+
+def _matlab_tolerance(s, shape):
+    return max(shape) * np.finfo(float).eps * s[0] if s.size else 0.0
+
+
+def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
+    """``Gamma`` from the triangular factor of ``[K Y]`` (see the module docstring).
+
+    ``"lstsq"`` runs LAPACK ``gelsy`` (rank at ``eps * s_max``) on
+    ``R11 Gamma = C`` (stacked over ``sqrt(alpha) I`` for a ridge);
+    ``"pinv"`` forms ``pinv(R11)`` with MATLAB's tolerance
+    ``max(n_samples, n_columns) * eps * s_max`` (the singular values of
+    ``R11`` are those of ``K``) and applies it to ``C``.
+    """
+    # With fewer rows than columns, rows n_samples.. of R hold only rounding
+    # (the stacked rows have rank <= n_samples): drop them, so that a
+    # minimum-norm solve sees exact zeros there rather than noise of size eps.
+    rows = n_columns if n_samples is None else max(1, min(n_samples, n_columns))
+    R11 = np.triu(R[:rows, :n_columns])
+    C = R[:rows, n_columns:]
+    if solver == "pinv":
+        U, s, Vt = scipy.linalg.svd(
+            R11, full_matrices=False, check_finite=False, lapack_driver="gesdd"
+        )
+        if alpha > 0:
+            filtered = s / (s * s + alpha)
+        else:
+            filtered = np.zeros_like(s)
+            keep = s > _matlab_tolerance(s, (n_samples or n_columns, n_columns))
+            filtered[keep] = 1.0 / s[keep]
+        return ((Vt.T * filtered) @ U.T) @ C
+    if alpha > 0:
+        R11 = np.vstack([R11, np.sqrt(alpha) * np.eye(n_columns)])
+        C = np.vstack([C, np.zeros((n_columns, C.shape[1]))])
+    gamma, *_ = scipy.linalg.lstsq(R11, C, lapack_driver="gelsy", check_finite=False)
+    return gamma
+
+
+def cholesky_gram(G, n_columns, *, alpha=0.0):
+    """``(K^T K + alpha I)^{-1} K^T Y`` by Cholesky from the Gram matrix of ``[K Y]``.
+
+    Raises :class:`numpy.linalg.LinAlgError` when ``K^T K + alpha I`` is not
+    positive definite in floating point.
+    """
+    A = G[:n_columns, :n_columns].copy(order="F")
+    A[np.diag_indices(n_columns)] += alpha
+    factor = scipy.linalg.cho_factor(A, lower=False, overwrite_a=True, check_finite=False)
+    return scipy.linalg.cho_solve(factor, G[:n_columns, n_columns:], check_finite=False)
+
+
+def solve_gram(G, n_columns, *, alpha=0.0, n_samples=None):
+    """Ridge normal equations from the Gram matrix of ``[K Y]``, by Cholesky.
+
+    When the factorisation fails (``K^T K + alpha I`` singular in floating
+    point) the eigendecomposition of ``K^T K`` is used: eigenvalues at most
+    ``max(n_samples, n_columns) * eps * lambda_max`` (the Gram matrix's own
+    rounding level) are dropped when ``alpha == 0``.
+    """
+    try:
+        return cholesky_gram(G, n_columns, alpha=alpha)
+    except np.linalg.LinAlgError:
+        pass  # not positive definite in floating point: the eigendecomposition below
+    B = G[:n_columns, n_columns:]
+    eigenvalues, V = scipy.linalg.eigh(G[:n_columns, :n_columns], lower=False, check_finite=False)
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    if alpha > 0:
+        inverse = 1.0 / (eigenvalues + alpha)
+    else:
+        inverse = np.zeros_like(eigenvalues)
+        cut = max(n_samples or n_columns, n_columns) * np.finfo(float).eps * eigenvalues.max(initial=0.0)
+        keep = eigenvalues > cut
+        inverse[keep] = 1.0 / eigenvalues[keep]
+    return V @ (inverse[:, None] * (V.T @ B))
+
+
+class LeastSquaresAccumulator:
+    """Accumulate ``[K Y]`` row block by row block; solve for ``Gamma`` at any time.
+
+    Parameters
+    ----------
+    n_columns : int
+        Columns of ``K``.
+    n_outputs : int, default=1
+        Columns of ``Y``.
+    solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        Decides the factor kept: the QR factor ``R`` for the first two, the
+        Gram matrix for ``"cholesky"`` (see the module docstring).
+
+    Attributes
+    ----------
+    n_samples : int
+        Rows folded in so far.
+    factor : ndarray of shape (q, q)
+        The accumulated upper-triangular ``R`` or Gram matrix (upper triangle),
+        ``q = n_columns + n_outputs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> K = rng.normal(size=(100, 4)); Y = K @ np.arange(4.0)
+    >>> acc = LeastSquaresAccumulator(4)
+    >>> for rows in np.array_split(np.arange(100), 3):
+    ...     _ = acc.update(K[rows], Y[rows])
+    >>> acc.n_samples
+    100
+    >>> np.allclose(acc.solve()[:, 0], [0.0, 1.0, 2.0, 3.0])
+    True
+    >>> bool(acc.residual_sum_of_squares()[0] < 1e-20)
+    True
+    """
+
+    def __init__(self, n_columns, n_outputs=1, *, solver="lstsq"):
+        self.n_columns = check_int(n_columns, "n_columns", low=1)
+        self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
+        self.solver = check_option(solver, "solver", tuple(SOLVER_FACTOR))
+        self.kind = SOLVER_FACTOR[solver]
+        q = self.n_columns + self.n_outputs
+        self.factor = np.zeros((q, q), order="F")
+        self.n_samples = 0
+
+    def update(self, K, Y):
+        """Fold in the rows ``K`` (n_rows, n_columns) and ``Y`` (n_rows, n_outputs); returns self."""
+        K, Y = _check_block(K, Y, self.n_columns, self.n_outputs)
+        if K.shape[0]:
+            if self.kind == "r":
+                self.factor = update_r(self.factor, K, Y)
+            else:
+                self.factor = update_gram(self.factor, K, Y)
+            self.n_samples += K.shape[0]
+        return self
+
+    def merge(self, other):
+        """Fold in another accumulator of the same shape and solver (its rows); returns self.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> K = np.arange(12.0).reshape(6, 2) ** 1.5; Y = np.ones((6, 1))
+        >>> whole = LeastSquaresAccumulator(2).update(K, Y)
+        >>> halves = LeastSquaresAccumulator(2).update(K[:3], Y[:3])
+        >>> halves = halves.merge(LeastSquaresAccumulator(2).update(K[3:], Y[3:]))
+        >>> np.allclose(halves.solve(), whole.solve(), rtol=1e-12)
+        True
+        """
+        if not isinstance(other, LeastSquaresAccumulator) or (
+            other.n_columns, other.n_outputs, other.kind
+        ) != (self.n_columns, self.n_outputs, self.kind):
+            raise ValueError(
+                "Can only merge a LeastSquaresAccumulator with the same n_columns, n_outputs and "
+                f"factor: expected ({self.n_columns}, {self.n_outputs}, {self.kind!r}); got {other!r}."
+            )
+        self.merge_factor(other.factor, other.n_samples)
+        return self
+
+    def merge_factor(self, factor, n_samples):
+        """Fold in a factor of the same kind computed elsewhere (e.g. on a worker)."""
+        factor = np.asarray(factor, dtype=float)
+        if factor.shape != self.factor.shape:
+            raise ValueError(f"factor must have shape {self.factor.shape}; got {factor.shape}.")
+        if self.kind == "r":
+            self.factor = merge_r(self.factor, factor)
+        else:
+            self.factor = self.factor + np.triu(factor)
+        self.n_samples += check_int(n_samples, "n_samples", low=0)
+        return self
+
+    def solve(self, alpha=0.0):
+        """The solution ``Gamma`` of shape (n_columns, n_outputs) of the rows seen so far."""
+        alpha = check_real(alpha, "alpha", low=0.0)
+        if self.kind == "r":
+            return solve_r(
+                self.factor, self.n_columns, solver=self.solver, alpha=alpha, n_samples=self.n_samples
+            )
+        return solve_gram(self.factor, self.n_columns, alpha=alpha, n_samples=self.n_samples)
+
+    def residual_sum_of_squares(self):
+        """``||Y - K Gamma||^2`` per output at ``alpha = 0`` (least-squares residual).
+
+        Exact from ``R`` (``||D||^2`` column by column); from the Gram matrix it
+        is ``Y^T Y - B^T G^+ B``, which cancels and is only accurate to
+        ``eps * ||Y||^2``.
+        """
+        p = self.n_columns
+        if self.kind == "r":
+            D = np.triu(self.factor[p:, p:])
+            return np.einsum("ij,ij->j", D, D)
+        gamma = self.solve(0.0)
+        B = self.factor[:p, p:]
+        return np.diag(self.factor[p:, p:]) - np.einsum("ij,ij->j", B, gamma)
+
+    def __repr__(self):
+        return (
+            f"LeastSquaresAccumulator(n_columns={self.n_columns}, n_outputs={self.n_outputs}, "
+            f"solver={self.solver!r}, n_samples={self.n_samples})"
+        )

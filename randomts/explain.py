@@ -1,0 +1,203 @@
+"""Why a prediction came out as it did: the rules that fire and their shares.
+
+For one input ``x`` the output of a rule base is a sum over rules,
+
+.. math:: y(x) = \\sum_i c_i(x), \\qquad c_i(x) = \\tilde w_i(x)\\,(A_i x + b_i),
+
+with :math:`\\tilde w_i = w_i` (weighted sum) or :math:`\\tilde w_i = w_i /
+\\sum_l w_l` (weighted average). :func:`explain` lists the rules by firing
+strength with their contributions :math:`c_i`; the rules not listed are
+summed into one remainder, so the listed contributions plus the remainder add
+up to the prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_int, check_matrix, check_option
+from .text import TABLE_FORMATS, format_name, format_number, render_table
+
+__all__ = ["Explanation", "explain"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The rules behind one prediction.
+
+    Attributes
+    ----------
+    x : ndarray of shape (n_features,)
+        The input explained.
+    rules : ndarray of int, shape (k,)
+        The listed rules (0-based), strongest first.
+    strengths : ndarray of shape (k,)
+        Their raw product-t-norm firing strengths ``w_i(x)``.
+    normalized_strengths : ndarray of shape (k,)
+        ``w_i / sum_l w_l`` over **all** rules.
+    rule_outputs : ndarray of shape (k, n_outputs)
+        Their consequents ``A_i x + b_i``.
+    contributions : ndarray of shape (k, n_outputs)
+        Their shares of the output.
+    remainder : ndarray of shape (n_outputs,)
+        The summed contributions of the rules not listed (zeros if all are).
+    prediction : ndarray of shape (n_outputs,)
+        The rule base's output at ``x`` (:meth:`RuleBase.predict`).
+    input_names, output_names : tuple of str
+        Variable names.
+    n_rules : int
+        Number of rules in the rule base.
+    normalize : bool
+        Weighted average (True) or weighted sum (False).
+    """
+
+    x: np.ndarray
+    rules: np.ndarray
+    strengths: np.ndarray
+    normalized_strengths: np.ndarray
+    rule_outputs: np.ndarray
+    contributions: np.ndarray
+    remainder: np.ndarray
+    prediction: np.ndarray
+    input_names: tuple
+    output_names: tuple
+    n_rules: int
+    normalize: bool
+
+    def to_table(self, fmt="plain", precision=4) -> str:
+        """The explanation as a table: one row per listed rule, then the rest and the total.
+
+        Columns: ``rule``, ``w`` (firing strength), ``w/sum(w)``, and for each
+        output ``y``: ``y: rule`` (the rule's consequent ``A_i x + b_i``) and
+        ``y: share`` (its contribution).
+
+        Parameters
+        ----------
+        fmt : str, default="plain"
+            A tabulate format (:data:`randomts.text.TABLE_FORMATS`).
+        precision : int or None, default=4
+            Significant digits; None for lossless ``repr``.
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]], intercept=[[1.0], [5.0]])
+        >>> print(explain(rb, [2.0], top=1).to_table(fmt="github"))
+        | rule          |   w |   w/sum(w) |   y: rule |   y: share |
+        |---------------|-----|------------|-----------|------------|
+        | R2            |   1 |     0.8808 |         5 |          5 |
+        | 1 other rules |     |            |           |     0.1353 |
+        | total         |     |            |           |      5.135 |
+        """
+        check_option(fmt, "fmt", TABLE_FORMATS)
+        number = lambda v: format_number(v, precision)  # noqa: E731
+        headers = ["rule", "w", "w/sum(w)"]
+        for out in self.output_names:
+            headers += [f"{format_name(out)}: rule", f"{format_name(out)}: share"]
+        rows = []
+        for k, index in enumerate(self.rules):
+            row = [f"R{index + 1}", number(self.strengths[k]), number(self.normalized_strengths[k])]
+            for m in range(len(self.output_names)):
+                row += [number(self.rule_outputs[k, m]), number(self.contributions[k, m])]
+            rows.append(row)
+        hidden = self.n_rules - len(self.rules)
+        if hidden:
+            row = [f"{hidden} other rules", "", ""]
+            for value in self.remainder:
+                row += ["", number(value)]
+            rows.append(row)
+        row = ["total", "", ""]
+        for value in self.prediction:
+            row += ["", number(value)]
+        rows.append(row)
+        return render_table(headers, rows, fmt)
+
+    def to_text(self, fmt="plain", precision=4) -> str:
+        """A one-line summary of the prediction followed by :meth:`to_table`.
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]],
+        ...               coef=[[[1.0]], [[0.0]]], intercept=[[0.0], [5.0]])
+        >>> print(explain(rb, [1.0]).to_text())
+        x1 = 1: y = 3.639 (weighted sum of 2 rules)
+        rule         w    w/sum(w)    y: rule    y: share
+        R1      0.6065         0.5          1      0.6065
+        R2      0.6065         0.5          5       3.033
+        total                                       3.639
+        """
+        mode = "weighted average" if self.normalize else "weighted sum"
+        where = ", ".join(
+            f"{format_name(n)} = {format_number(v, precision)}"
+            for n, v in zip(self.input_names, self.x)
+        )
+        outputs = ", ".join(
+            f"{format_name(n)} = {format_number(v, precision)}"
+            for n, v in zip(self.output_names, self.prediction)
+        )
+        summary = f"{where}: {outputs} ({mode} of {self.n_rules} rules)"
+        return summary + "\n" + self.to_table(fmt, precision)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def explain(rule_base, x, top=None) -> Explanation:
+    """Explain the prediction of ``rule_base`` at one input ``x``.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The model.
+    x : array-like of shape (n_features,) or (1, n_features)
+        One input.
+    top : int, optional
+        List only the ``top`` rules with the largest firing strengths (ties in
+        rule order); the others are summed into :attr:`Explanation.remainder`.
+        None lists every rule.
+
+    Returns
+    -------
+    Explanation
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase.random(n_features=2, n_rules=6, random_state=0).replace(
+    ...     intercept=np.arange(6.0).reshape(6, 1))
+    >>> e = explain(rb, [0.2, -0.1], top=2)
+    >>> e.rules.shape, e.contributions.shape
+    ((2,), (2, 1))
+    >>> total = e.contributions.sum(axis=0) + e.remainder
+    >>> bool(np.allclose(total, e.prediction, rtol=1e-12))
+    True
+    """
+    x = check_matrix(x, "x", ndim=1, n_columns=rule_base.n_features, owner="this rule base")
+    X = x[None, :]
+    if top is not None:
+        top = min(check_int(top, "top", low=1), rule_base.n_rules)
+    raw = rule_base.firing_strengths(X, normalize=False)[0]
+    shares = rule_base.firing_strengths(X, normalize=True)[0]
+    outputs = rule_base.rule_outputs(X)[0]
+    contributions = rule_base.contributions(X)[0]
+    order = np.argsort(-shares, kind="stable")
+    cut = rule_base.n_rules if top is None else top
+    shown, hidden = order[:cut], order[cut:]
+    return Explanation(
+        x=x,
+        rules=shown,
+        strengths=raw[shown],
+        normalized_strengths=shares[shown],
+        rule_outputs=outputs[shown],
+        contributions=contributions[shown],
+        remainder=contributions[hidden].sum(axis=0),
+        prediction=rule_base.predict(X)[0],
+        input_names=rule_base.input_names,
+        output_names=rule_base.output_names,
+        n_rules=rule_base.n_rules,
+        normalize=rule_base.normalize,
+    )

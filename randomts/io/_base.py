@@ -1,0 +1,233 @@
+"""What every file format shares: the registry, atomic writes, and careful reads.
+
+A format is one class with ``to_string(rule_base) -> str`` and
+``from_string(text) -> RuleBase``; reading and writing files is written once,
+here. Writes go to a temporary file in the target's folder that is then
+renamed over the target, so an interrupted save never leaves a truncated
+file. Reads refuse files larger than :data:`MAX_FILE_BYTES`, undecodable
+bytes and (for formats that ask) a missing final newline, each with a
+:class:`~randomts.exceptions.FormatError`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+
+from ..exceptions import FormatError
+
+__all__ = [
+    "RuleBaseFormat",
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "atomic_write",
+    "read_text",
+    "variable_ranges",
+]
+
+#: Largest file a reader opens (bytes): 256 MiB, about ten million numbers.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+#: Registered formats by name, filled by subclasses of :class:`RuleBaseFormat`.
+FORMATS: dict[str, RuleBaseFormat] = {}
+
+
+class RuleBaseFormat:
+    """Base class of the file formats: subclasses give ``to_string`` and ``from_string``.
+
+    Class attributes
+    ----------------
+    name : str
+        The format's name (``format=`` in :func:`randomts.save`).
+    extensions : tuple of str
+        File extensions that select the format, lower case with the dot.
+    needs_final_newline : bool
+        Reject files that do not end with a newline, when truncation would
+        otherwise go unnoticed.
+
+    Examples
+    --------
+    >>> from randomts.io import FORMATS
+    >>> sorted(FORMATS), FORMATS["fis"].extensions
+    (['fis', 'fll', 'json', 'text'], ('.fis',))
+    """
+
+    name = ""
+    extensions: tuple = ()
+    needs_final_newline = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            FORMATS[cls.name] = cls()
+
+    def to_string(self, rule_base) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def from_string(self, text):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def write(self, rule_base, path) -> None:
+        """Write ``rule_base`` to ``path`` atomically (temporary file, then rename)."""
+        text = self.to_string(rule_base)
+        if not text.endswith("\n"):
+            text += "\n"
+        atomic_write(os.fspath(path), text.encode("utf-8"))
+
+    def read(self, path):
+        """Read a rule base from ``path``; any defect raises FormatError naming the file."""
+        path = os.fspath(path)
+        try:
+            text = read_text(path, final_newline=self.needs_final_newline)
+            return self.from_string(text)
+        except FormatError as error:
+            raise error.with_source(path) from None
+
+
+def read_text(path, *, final_newline=False) -> str:
+    """A file's text: size-limited, strict UTF-8 (a BOM is dropped), ``\\n`` line ends.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.bin")
+    >>> _ = open(path, "wb").write(b"ok\\r\\n\\xff\\n")
+    >>> read_text(path)
+    Traceback (most recent call last):
+    ...
+    randomts.exceptions.FormatError: line 2: not UTF-8 text (byte 0xff at offset 4); ...
+    """
+    size = os.stat(path).st_size
+    if size > MAX_FILE_BYTES:
+        raise FormatError(
+            f"the file holds {size} bytes, more than the {MAX_FILE_BYTES} bytes a rule "
+            "base file may hold"
+        )
+    with open(path, "rb") as stream:
+        data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise FormatError(
+            f"the file holds more than the {MAX_FILE_BYTES} bytes a rule base file may hold"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        begin = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[begin : end if end >= 0 else len(data)][:60]
+        raise FormatError(
+            f"not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            f"is this a binary file?",
+            line=line,
+            text=shown.decode("utf-8", "backslashreplace"),
+        ) from None
+    if not text.strip():
+        raise FormatError("the file is empty", line=1)
+    text = text.replace("\r\n", "\n")
+    if final_newline and not text.endswith("\n"):
+        lines = text.split("\n")
+        raise FormatError(
+            "the file does not end with a newline; it looks truncated",
+            line=len(lines),
+            text=lines[-1],
+        )
+    return text
+
+
+def atomic_write(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename.
+
+    An interrupted write leaves ``path`` as it was (or absent) and removes
+    the temporary file. An existing file keeps its permissions.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> atomic_write(path, b"done\\n")
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('done\\n', ['out.txt'])
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"Cannot save to {path!r}: it is a directory.")
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"Cannot save to {path!r}: the folder {folder!r} does not exist.")
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+    )
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def variable_ranges(rule_base):
+    """Nominal ranges of the inputs and outputs, for formats that declare them.
+
+    Inputs: every centre plus and minus three widths, widened to the data's
+    range ``metadata["input_range"]`` when the rule base records one.
+    Outputs: ``metadata["output_range"]`` if recorded, else the span of the
+    rules' consequents at their own centres. Ranges never change outputs.
+
+    Returns
+    -------
+    inputs : ndarray of shape (n_features, 2)
+    outputs : ndarray of shape (n_outputs, 2)
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]],
+    ...               metadata={"input_range": [[-5.0, 1.0]]})
+    >>> variable_ranges(rb)
+    (array([[-5.,  3.]]), array([[1., 3.]]))
+    """
+    centers, sigmas = rule_base.centers, rule_base.sigmas
+    inputs = np.stack(
+        [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
+    )
+    recorded = _recorded_range(rule_base.metadata.get("input_range"), rule_base.n_features)
+    if recorded is not None:
+        inputs = np.stack(
+            [np.minimum(inputs[:, 0], recorded[:, 0]), np.maximum(inputs[:, 1], recorded[:, 1])],
+            axis=1,
+        )
+    outputs = _recorded_range(rule_base.metadata.get("output_range"), rule_base.n_outputs)
+    if outputs is None:
+        at_centers = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
+        outputs = np.stack([at_centers.min(axis=0), at_centers.max(axis=0)], axis=1)
+        flat = outputs[:, 0] == outputs[:, 1]
+        outputs[flat] += [-1.0, 1.0]
+    return inputs, outputs
+
+
+def _recorded_range(value, count):
+    """``value`` as a (count, 2) array of finite low <= high pairs, or None if it is not one."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if (
+        array.shape != (count, 2)
+        or not np.all(np.isfinite(array))
+        or np.any(array[:, 0] > array[:, 1])
+    ):
+        return None
+    return array

@@ -1,0 +1,245 @@
+"""The ``json`` format (``.json``): every array at full precision, versioned.
+
+Schema, version 1 (one JSON object; every key is required, no other is
+allowed)::
+
+    {
+      "format": "randomts-rulebase",   # identifies the file
+      "version": 1,                    # this schema
+      "n_rules": H, "n_features": n, "n_outputs": m,
+      "normalize": false,              # false: weighted sum, true: weighted average
+      "input_names": [n strings],
+      "output_names": [m strings],
+      "centers": [H lists of n numbers],          # c_ik
+      "sigmas": [H lists of n numbers > 0],       # sigma_ik
+      "coef": [H lists of m lists of n numbers],  # A_i
+      "intercept": [H lists of m numbers],        # b_i
+      "metadata": {...}                # how it was made: library version,
+                                       # estimator params (seed, distributions,
+                                       # standardisation), input_mean/input_scale
+    }
+
+Numbers are written with ``repr`` (shortest round-trip form), so a loaded
+rule base predicts bit for bit as the saved one. ``NaN`` and ``Infinity`` are
+rejected. Each rule's row is on its own line.
+
+Examples
+--------
+>>> from randomts import RuleBase
+>>> rb = RuleBase.random(n_features=2, n_rules=2, random_state=0)
+>>> fmt = JsonFormat()
+>>> fmt.from_string(fmt.to_string(rb)) == rb
+True
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import re
+
+from ..exceptions import FormatError
+from ._base import RuleBaseFormat
+
+__all__ = ["JsonFormat", "FORMAT_ID", "VERSION"]
+
+FORMAT_ID = "randomts-rulebase"
+VERSION = 1
+_KEYS = (
+    "format",
+    "version",
+    "n_rules",
+    "n_features",
+    "n_outputs",
+    "normalize",
+    "input_names",
+    "output_names",
+    "centers",
+    "sigmas",
+    "coef",
+    "intercept",
+    "metadata",
+)
+
+
+def _dump(value) -> str:
+    return json.dumps(value, allow_nan=False, ensure_ascii=False)
+
+
+def _rows(name, rows) -> str:
+    body = ",\n".join(f"    {_dump(row)}" for row in rows)
+    return f'  "{name}": [\n{body}\n  ]'
+
+
+class JsonFormat(RuleBaseFormat):
+    """A documented, versioned JSON object (see the module docstring)."""
+
+    name = "json"
+    extensions = (".json",)
+
+    def to_string(self, rule_base) -> str:
+        """The rule base as JSON text, one rule per line in each array."""
+        try:
+            metadata = json.dumps(
+                rule_base.metadata, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"The rule base's metadata cannot be saved as JSON: {exc}") from None
+        head = {
+            "format": FORMAT_ID,
+            "version": VERSION,
+            "n_rules": rule_base.n_rules,
+            "n_features": rule_base.n_features,
+            "n_outputs": rule_base.n_outputs,
+            "normalize": rule_base.normalize,
+            "input_names": list(rule_base.input_names),
+            "output_names": list(rule_base.output_names),
+        }
+        parts = [f"  {_dump(key)}: {_dump(value)}" for key, value in head.items()]
+        parts += [
+            _rows("centers", rule_base.centers.tolist()),
+            _rows("sigmas", rule_base.sigmas.tolist()),
+            _rows("coef", rule_base.coef.tolist()),
+            _rows("intercept", rule_base.intercept.tolist()),
+            '  "metadata": ' + metadata.replace("\n", "\n  "),
+        ]
+        return "{\n" + ",\n".join(parts) + "\n}\n"
+
+    def from_string(self, text):
+        """Rebuild the rule base; any defect raises FormatError with a line number."""
+        from ..rulebase import RuleBase
+
+        document = _decode(text)
+        check = _Checker(text, document)
+        check.equal("format", FORMAT_ID)
+        version = check.integer("version")
+        if version != VERSION:
+            check.fail("version", f"version {version} is not one this randomts reads ({VERSION})")
+        n_rules, n_features, n_outputs = (
+            check.integer(k) for k in ("n_rules", "n_features", "n_outputs")
+        )
+        normalize = document["normalize"]
+        if not isinstance(normalize, bool):
+            check.fail("normalize", "'normalize' must be true or false")
+        arrays = {
+            "centers": check.array("centers", (n_rules, n_features)),
+            "sigmas": check.array("sigmas", (n_rules, n_features)),
+            "coef": check.array("coef", (n_rules, n_outputs, n_features)),
+            "intercept": check.array("intercept", (n_rules, n_outputs)),
+        }
+        names = {
+            k: check.names(k, count)
+            for k, count in (("input_names", n_features), ("output_names", n_outputs))
+        }
+        if not isinstance(document["metadata"], dict):
+            check.fail("metadata", "'metadata' must be an object")
+        try:
+            return RuleBase(**arrays, **names, normalize=normalize, metadata=document["metadata"])
+        except (ValueError, TypeError) as exc:
+            key = next(
+                (k for k in ("sigmas", "input_names", "output_names") if k in str(exc)), "format"
+            )
+            check.fail(key, f"not a valid rule base: {exc}")
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _decode(text):
+    try:
+        document = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        lines = text.split("\n")
+        raise FormatError(
+            f"invalid JSON: {exc.msg} (column {exc.colno})",
+            line=exc.lineno,
+            text=lines[exc.lineno - 1] if exc.lineno <= len(lines) else "",
+        ) from None
+    except ValueError as exc:  # NaN/Infinity, or an integer with too many digits
+        match = re.search(r"NaN|-?Infinity|\d{1000,}", text)
+        line = text.count("\n", 0, match.start()) + 1 if match else 1
+        raise FormatError(
+            f"invalid JSON: {str(exc)[:120]}", line=line, text=text.split("\n")[line - 1]
+        ) from None
+    except RecursionError:
+        raise FormatError("invalid JSON: nested too deeply", line=1) from None
+    if not isinstance(document, dict):
+        raise FormatError(
+            "expected a JSON object {...} at the top", line=1, text=text.split("\n")[0]
+        )
+    missing = [k for k in _KEYS if k not in document]
+    if missing:
+        raise FormatError(
+            f"missing key(s) {missing} of a randomts rule base", line=1, text=text.split("\n")[0]
+        )
+    unknown = sorted(set(document) - set(_KEYS))
+    if unknown:
+        index = max(text.find(json.dumps(unknown[0])), 0)
+        line = text.count("\n", 0, index) + 1
+        raise FormatError(
+            f"unknown key(s) {unknown} in a version {VERSION} rule base",
+            line=line,
+            text=text.split("\n")[line - 1],
+        )
+    return document
+
+
+class _Checker:
+    """Checks the keys of a decoded document, reporting the line where each key is written."""
+
+    def __init__(self, text, document):
+        self.text, self.document = text, document
+        self.lines = text.split("\n")
+
+    def fail(self, key, problem):
+        match = re.search(rf'^[ \t]*"{re.escape(key)}"[ \t]*:', self.text, flags=re.MULTILINE)
+        line = self.text.count("\n", 0, match.start()) + 1 if match else 1
+        raise FormatError(problem, line=line, text=self.lines[line - 1])
+
+    def equal(self, key, expected):
+        if self.document[key] != expected:
+            self.fail(key, f"{key!r} must be {expected!r}")
+
+    def integer(self, key):
+        value = self.document[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.fail(key, f"{key!r} must be a positive integer")
+        return value
+
+    def array(self, key, shape):
+        value = self.document[key]
+        self._check(key, value, shape, [])
+        return value
+
+    def _check(self, key, value, shape, path):
+        where = key + "".join(f"[{i}]" for i in path)
+        if not shape:
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                self.fail(key, f"{where} must be a number; got {value!r}")
+            try:
+                finite = abs(float(value)) != float("inf")
+            except OverflowError:
+                finite = False
+            if not finite:
+                self.fail(key, f"{where} must be a finite number; got {str(value)[:30]}")
+            return
+        if not isinstance(value, list) or len(value) != shape[0]:
+            size = len(value) if isinstance(value, list) else type(value).__name__
+            self.fail(
+                key, f"{where} must be a list of {shape[0]} items (shape {shape}); got {size}"
+            )
+        for i, item in enumerate(value):
+            self._check(key, item, shape[1:], path + [i])
+
+    def names(self, key, count):
+        value = self.document[key]
+        if (
+            not isinstance(value, list)
+            or len(value) != count
+            or not all(isinstance(n, str) and n.strip() for n in value)
+        ):
+            self.fail(key, f"{key!r} must be a list of {count} non-empty strings")
+        if len(set(value)) != len(value):
+            self.fail(key, f"{key!r} must hold distinct names")
+        return value

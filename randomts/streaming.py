@@ -1,0 +1,280 @@
+"""Fitting consequents from rows that arrive in chunks: arrays, memmaps, ``.npy`` files, generators.
+
+The antecedents are fixed, so the least-squares system ``K Gamma = Y`` can be
+accumulated chunk by chunk in a ``(q, q)`` factor (see
+:mod:`randomts.accumulators`), ``q = n_rules * (n_features + 1) + n_outputs``:
+memory does not grow with the number of rows and time grows linearly with it.
+Within a chunk, ``K`` is built a block of rows at a time, so a chunk of any
+size never materialises more than about 32 MB of ``K``.
+
+The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
+and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
+updates, backward stable), ``"cholesky"`` the Gram matrix.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
+from .accumulators import LeastSquaresAccumulator
+from .design import split_coefficients
+from .rulebase import RuleBase
+from .solvers import SOLVERS
+
+__all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
+
+# Entries of K built at once inside a chunk (32 MB).
+_K_BLOCK_ELEMENTS = 1 << 22
+
+
+class ConsequentStream:
+    """The consequents of fixed antecedents, fitted from chunks of rows.
+
+    Parameters
+    ----------
+    antecedents : RuleBase
+        The rules whose consequents are fitted (their consequents are ignored).
+    n_outputs : int, default=1
+        Columns of the targets.
+    order : {0, 1}, default=1
+        Consequent order (see :meth:`RuleBase.fit_consequents`).
+    solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        ``"lstsq"``/``"pinv"`` keep the QR factor of ``[K Y]``, ``"cholesky"``
+        the Gram matrix.
+
+    Attributes
+    ----------
+    n_samples : int
+        Rows seen so far.
+    accumulator : LeastSquaresAccumulator
+        The accumulated factor.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)); y = np.sin(3 * X[:, 0]) * X[:, 1]
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> stream = ConsequentStream(antecedents)
+    >>> for rows in np.array_split(np.arange(300), 4):
+    ...     _ = stream.update(X[rows], y[rows])
+    >>> streamed = stream.rule_base()
+    >>> whole = antecedents.fit_consequents(X, y)
+    >>> bool(np.allclose(streamed.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
+    True
+    """
+
+    def __init__(self, antecedents, n_outputs=1, *, order=1, solver="lstsq"):
+        if not isinstance(antecedents, RuleBase):
+            raise TypeError(f"antecedents must be a RuleBase; got {type(antecedents).__name__}.")
+        self.antecedents = antecedents
+        self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
+        self.order = check_int_option(order, "order", (0, 1))
+        self.solver = check_option(solver, "solver", SOLVERS)
+        n_rules, n_features = antecedents.n_rules, antecedents.n_features
+        n_columns = n_rules * (n_features + 1) if self.order == 1 else n_rules
+        self.accumulator = LeastSquaresAccumulator(n_columns, self.n_outputs, solver=solver)
+
+    @property
+    def n_samples(self) -> int:
+        """Rows seen so far."""
+        return self.accumulator.n_samples
+
+    def update(self, X, Y):
+        """Fold in a chunk of rows; returns self.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            Inputs (a slice of a memmap is read here, once).
+        Y : array-like of shape (n_rows,) or (n_rows, n_outputs)
+            Targets.
+        """
+        X = check_matrix(X, "X", n_columns=self.antecedents.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape != (X.shape[0], self.n_outputs):
+            raise ValueError(
+                f"Y must have shape (n_rows, n_outputs) = ({X.shape[0]}, {self.n_outputs}); "
+                f"got {Y.shape}."
+            )
+        n_columns = self.accumulator.n_columns
+        rows = max(1, _K_BLOCK_ELEMENTS // n_columns)
+        for start in range(0, X.shape[0], rows):
+            block = slice(start, min(start + rows, X.shape[0]))
+            K = self.antecedents.design_matrix(X[block], order=self.order)
+            self.accumulator.update(K, Y[block])
+        return self
+
+    def merge(self, other):
+        """Fold in another stream over the same antecedents (other rows); returns self."""
+        if not isinstance(other, ConsequentStream) or other.antecedents != self.antecedents:
+            raise ValueError("Can only merge a ConsequentStream over the same antecedents.")
+        self.accumulator.merge(other.accumulator)
+        return self
+
+    def coefficients(self, alpha=0.0):
+        """The stacked solution ``Gamma`` of the rows seen so far, shape (n_columns, n_outputs)."""
+        if self.n_samples == 0:
+            raise ValueError("No rows have been seen yet: call update(X, Y) first.")
+        return self.accumulator.solve(check_real(alpha, "alpha", low=0.0))
+
+    def rule_base(self, alpha=0.0, *, output_names=None):
+        """The antecedents with the consequents fitted to every row seen so far.
+
+        Parameters
+        ----------
+        alpha : float, default=0.0
+            Ridge penalty.
+        output_names : sequence of str, optional
+            Output names; by default those of the antecedents when their
+            number matches, else ``y1..ym``.
+
+        Returns
+        -------
+        RuleBase
+        """
+        gamma = self.coefficients(alpha)
+        rb = self.antecedents
+        coef, intercept = split_coefficients(gamma, rb.n_rules, rb.n_features, order=self.order)
+        if output_names is None and self.n_outputs == rb.n_outputs:
+            output_names = rb.output_names
+        return rb.replace(coef=coef, intercept=intercept, output_names=output_names)
+
+    def __repr__(self):
+        return (
+            f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, order={self.order}, "
+            f"solver={self.solver!r}, n_samples={self.n_samples})"
+        )
+
+
+def iter_chunks(X, Y, chunk_rows=65536):
+    """Successive row chunks ``(X[a:b], Y[a:b])`` of two arrays or memmaps.
+
+    Slices of a :class:`numpy.memmap` are views: their rows are read from disk
+    only when the chunk is used, so memory stays at one chunk.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [x.shape[0] for x, _ in iter_chunks(np.zeros((10, 2)), np.zeros(10), chunk_rows=4)]
+    [4, 4, 2]
+    """
+    chunk_rows = check_int(chunk_rows, "chunk_rows", low=1)
+    n_rows = len(X)
+    if len(Y) != n_rows:
+        raise ValueError(f"X and Y must have the same number of rows; got {n_rows} and {len(Y)}.")
+    for start in range(0, n_rows, chunk_rows):
+        stop = min(start + chunk_rows, n_rows)
+        yield X[start:stop], Y[start:stop]
+
+
+def npy_chunks(X_path, Y_path, chunk_rows=65536):
+    """Row chunks of two ``.npy`` files, memory-mapped (never loaded whole).
+
+    Returns
+    -------
+    iterator of (ndarray, ndarray)
+        With a ``len()`` (the number of chunks), so a progress bar knows its total.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> np.save(os.path.join(folder, "X.npy"), np.ones((5, 2)))
+    >>> np.save(os.path.join(folder, "Y.npy"), np.ones(5))
+    >>> chunks = npy_chunks(os.path.join(folder, "X.npy"), os.path.join(folder, "Y.npy"), 2)
+    >>> len(chunks), [x.shape for x, _ in chunks]
+    (3, [(2, 2), (2, 2), (1, 2)])
+    """
+    X = np.load(X_path, mmap_mode="r")
+    Y = np.load(Y_path, mmap_mode="r")
+    return _SizedChunks(X, Y, check_int(chunk_rows, "chunk_rows", low=1))
+
+
+class _SizedChunks:
+    def __init__(self, X, Y, chunk_rows):
+        if len(X) != len(Y):
+            raise ValueError(f"X and Y must have the same number of rows; got {len(X)} and {len(Y)}.")
+        self.X, self.Y, self.chunk_rows = X, Y, chunk_rows
+
+    def __len__(self):
+        return -(-len(self.X) // self.chunk_rows)
+
+    def __iter__(self):
+        return iter_chunks(self.X, self.Y, self.chunk_rows)
+
+
+def _with_progress(chunks, progress):
+    if not progress:
+        return chunks
+    total = len(chunks) if hasattr(chunks, "__len__") else None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # no tqdm: a plain counter on stderr
+        return _text_progress(chunks, total)
+    return tqdm(chunks, total=total, unit="chunk", desc="randomts fit")
+
+
+def _text_progress(chunks, total):
+    done = 0
+    for chunk in chunks:
+        yield chunk
+        done += 1
+        sys.stderr.write(f"\rrandomts fit: {done}" + (f"/{total}" if total else "") + " chunks")
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+
+
+def fit_consequents_streaming(
+    antecedents, chunks, *, order=1, solver="lstsq", alpha=0.0, progress=False
+):
+    """Fit the consequents of ``antecedents`` to rows given as chunks.
+
+    Parameters
+    ----------
+    antecedents : RuleBase
+        Fixed antecedents.
+    chunks : iterable of (X, Y)
+        Row chunks: from :func:`iter_chunks` (arrays, memmaps),
+        :func:`npy_chunks` (``.npy`` files) or any generator. The number of
+        outputs is read from the first chunk.
+    order : {0, 1}, default=1
+        Consequent order.
+    solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        Least-squares solver (see :mod:`randomts.accumulators`).
+    alpha : float, default=0.0
+        Ridge penalty.
+    progress : bool, default=False
+        Show a progress bar on stderr (tqdm when installed, else a counter).
+
+    Returns
+    -------
+    RuleBase
+        The rule base :meth:`RuleBase.fit_consequents` gives on all the rows,
+        up to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(1)
+    >>> X = rng.normal(size=(1000, 2)); y = X[:, 0] * X[:, 1]
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=8, random_state=0)
+    >>> rb = fit_consequents_streaming(antecedents, iter_chunks(X, y, chunk_rows=256))
+    >>> bool(np.allclose(rb.predict(X), antecedents.fit_consequents(X, y).predict(X)))
+    True
+    """
+    alpha = check_real(alpha, "alpha", low=0.0)
+    stream = None
+    for X, Y in _with_progress(chunks, progress):
+        if stream is None:
+            n_outputs = 1 if np.ndim(Y) == 1 else np.shape(Y)[1]
+            stream = ConsequentStream(antecedents, n_outputs, order=order, solver=solver)
+        stream.update(X, Y)
+    if stream is None:
+        raise ValueError("chunks yielded no rows: nothing to fit.")
+    return stream.rule_base(alpha)

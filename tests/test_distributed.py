@@ -1,0 +1,98 @@
+"""Fits on dask arrays, on a dask.distributed LocalCluster, against the in-memory fit."""
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("dask.distributed")
+
+from randomts import RandomTSRegressor, RuleBase  # noqa: E402
+from randomts.distributed import fit_consequents_dask, fit_estimator_dask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    """Two workers talking TCP on loopback (in this process: process workers take seconds to start)."""
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def relative_gap(a, b):
+    return np.max(np.abs(a - b)) / np.max(np.abs(b))
+
+
+def data(seed, n=3000, n_outputs=2):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(n, 3))
+    Y = np.column_stack([np.sin(X[:, 0] + k) * X[:, 1] - X[:, 2] ** 2 for k in range(n_outputs)])
+    return X, Y
+
+
+@pytest.mark.parametrize("solver, alpha", [("lstsq", 0.0), ("pinv", 0.0), ("cholesky", 1e-3)])
+@pytest.mark.parametrize("seed", range(2))
+def test_dask_fit_on_a_local_cluster_equals_the_in_memory_fit(client, solver, alpha, seed):
+    X, Y = data(seed)
+    antecedents = RuleBase.random(n_features=3, n_outputs=2, n_rules=25, random_state=seed)
+    # 11 uneven row chunks: a tree of depth 2 with split_every=4
+    Xd = da.from_array(X, chunks=((300,) * 9 + (200, 100), 3))
+    Yd = da.from_array(Y, chunks=(500, 2))  # other row chunks: rechunked to those of X
+    with distributed.get_task_stream(client) as tasks:
+        rb = fit_consequents_dask(
+            antecedents, Xd, Yd, solver=solver, alpha=alpha, split_every=4, client=client
+        )
+    whole = antecedents.fit_consequents(X, Y, solver=solver, alpha=alpha)
+    assert relative_gap(rb.predict(X), whole.predict(X)) < 1e-10
+    # the factors were computed on the cluster's workers: one task per row chunk, then the tree
+    names = [str(task["key"]) for task in tasks.data]
+    assert sum("_chunk_stream" in name for name in names) == 11
+    assert sum("_merge_streams" in name for name in names) == 4  # 11 -> 3 -> 1
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_dask_fit_of_the_ill_conditioned_van_der_pol_data(client, van_der_pol_data):
+    X, Y = van_der_pol_data
+    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=100, random_state=0)
+    rb = fit_consequents_dask(
+        antecedents, da.from_array(X, chunks=(1000, 2)), da.from_array(Y, chunks=(1000, 2))
+    )  # no client argument: the Client is dask's default scheduler
+    whole = antecedents.fit_consequents(X, Y)
+    assert relative_gap(rb.predict(X), whole.predict(X)) < 1e-10
+    assert np.mean((rb.predict(X) - Y) ** 2) <= 1e-20
+
+
+def test_estimator_fit_on_dask_arrays(client):
+    X, Y = data(3, n=1200, n_outputs=1)
+    model = fit_estimator_dask(
+        RandomTSRegressor(n_rules=15, random_state=3),
+        da.from_array(X, chunks=(250, 3)),
+        da.from_array(Y[:, 0], chunks=250),
+        client=client,
+    )
+    whole = RandomTSRegressor(n_rules=15, random_state=3).fit(X, Y[:, 0])
+    assert model.predict(X).shape == (1200,)
+    assert relative_gap(model.predict(X), whole.predict(X)) < 1e-10
+    assert model.rule_base_.metadata["n_samples_fit"] == 1200
+
+
+def test_dask_errors():
+    antecedents = RuleBase.random(n_features=3, n_rules=4, random_state=0)
+    X = da.zeros((10, 3), chunks=5)
+    with pytest.raises(ValueError, match="X has 2 features, but this rule base is expecting 3"):
+        fit_consequents_dask(antecedents, da.zeros((10, 2)), da.zeros(10))
+    with pytest.raises(ValueError, match="same number of rows; got 10 and 9"):
+        fit_consequents_dask(antecedents, X, da.zeros(9))
+    with pytest.raises(ValueError, match="The 'split_every' parameter must be an int in the range"):
+        fit_consequents_dask(antecedents, X, da.zeros(10), split_every=1)
+    with pytest.raises(TypeError, match="antecedents must be a RuleBase"):
+        fit_consequents_dask(None, X, da.zeros(10))
+    with pytest.raises(ValueError, match="supports standardize=False"):
+        fit_estimator_dask(RandomTSRegressor(standardize=True), X, da.zeros(10))

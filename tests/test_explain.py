@@ -1,0 +1,181 @@
+"""Explanations of single predictions, rule importance and pruning."""
+
+import numpy as np
+import pytest
+from conftest import slm_closed_form, slm_parameters
+
+from randomts import RuleBase
+from randomts.explain import explain
+from randomts.importance import prune, rank_rules, rule_importance, top_rules
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("top", [None, 1, 3])
+def test_contributions_and_remainder_add_up_to_the_prediction(seed, normalize, top):
+    a, b, alpha, beta = slm_parameters(seed)
+    rule_base = RuleBase.from_slm(a, b, alpha, beta, normalize=normalize)
+    x = np.random.default_rng(seed).normal(size=3)
+    e = explain(rule_base, x, top=top)
+    assert np.array_equal(e.prediction, rule_base.predict(x[None, :])[0])
+    total = e.contributions.sum(axis=0) + e.remainder
+    scale = np.abs(rule_base.contributions(x[None, :])[0]).sum(axis=0)
+    assert np.all(np.abs(total - e.prediction) <= 1e-12 * scale)
+    assert len(e.rules) == (7 if top is None else top)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weighted_sum_explanation_matches_the_closed_form(seed):
+    """Independent check: rule i's contribution is exp(-b_i |x - a_i|^2) (alpha_i x + beta_i)."""
+    a, b, alpha, beta = slm_parameters(seed)
+    x = np.random.default_rng(100 + seed).normal(size=(1, 3))
+    e = explain(RuleBase.from_slm(a, b, alpha, beta), x[0])
+    for k, i in enumerate(e.rules):
+        g = np.exp(-b[i] * np.sum((x[0] - a[i]) ** 2))
+        assert e.strengths[k] == pytest.approx(g, rel=1e-12)
+        np.testing.assert_allclose(
+            e.rule_outputs[k], alpha[i] @ x[0] + beta[i], rtol=1e-12, atol=1e-14
+        )
+        np.testing.assert_allclose(
+            e.contributions[k], g * (alpha[i] @ x[0] + beta[i]), rtol=1e-12, atol=1e-14
+        )
+    expected, _ = slm_closed_form(x, a, b, alpha, beta)
+    np.testing.assert_allclose(e.prediction, expected[0], rtol=1e-12)
+
+
+def test_rules_are_listed_strongest_first_with_normalised_shares():
+    rule_base = RuleBase(
+        centers=[[0.0], [1.0], [3.0]], sigmas=[[1.0]] * 3, intercept=[[1.0], [2.0], [3.0]]
+    )
+    e = rule_base.explain([0.9])
+    assert e.rules.tolist() == [1, 0, 2]
+    w = np.exp(-0.5 * (0.9 - np.array([1.0, 0.0, 3.0])) ** 2)
+    np.testing.assert_allclose(e.strengths, w, rtol=1e-15)
+    np.testing.assert_allclose(e.normalized_strengths, w / w.sum(), rtol=1e-15)
+
+
+def test_explanation_table_lists_rules_rest_and_total():
+    a, b, alpha, beta = slm_parameters(0, n_rules=5, n_features=2, n_outputs=1)
+    rule_base = RuleBase.from_slm(a, b, alpha, beta)
+    e = rule_base.explain([0.1, 0.2], top=2)
+    text = e.to_text(precision=None)
+    lines = text.splitlines()
+    assert lines[0].startswith("x1 = 0.1, x2 = 0.2: y = ") and "weighted sum of 5 rules" in lines[0]
+    assert lines[1].split() == ["rule", "w", "w/sum(w)", "y:", "rule", "y:", "share"]
+    assert lines[2].split()[0] == f"R{e.rules[0] + 1}"
+    assert lines[4].startswith("3 other rules") and repr(float(e.remainder[0])) in lines[4]
+    assert lines[5].split() == ["total", repr(float(e.prediction[0]))]
+    assert "<table>" in e.to_table(fmt="html")
+    assert str(e) == e.to_text()
+
+
+def test_explain_rejects_bad_inputs():
+    rule_base = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1.0, 1.0]])
+    with pytest.raises(ValueError, match="x has 3 features, but this rule base is expecting 2"):
+        rule_base.explain([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="The 'top' parameter must be an int in the range"):
+        rule_base.explain([1.0, 2.0], top=0)
+
+
+def _importance_by_loops(rule_base, X):
+    """Rule importance written out from the definition, one rule and one output at a time."""
+    W = rule_base.firing_strengths(X)
+    H, m = rule_base.n_rules, rule_base.n_outputs
+    share = np.zeros((H, m))
+    for o in range(m):
+        absolute = np.zeros((X.shape[0], H))
+        for i in range(H):
+            absolute[:, i] = np.abs(
+                W[:, i] * (X @ rule_base.coef[i, o] + rule_base.intercept[i, o])
+            )
+        share[:, o] = absolute.sum(axis=0) / absolute.sum()
+    return share.mean(axis=1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("normalize", [False, True])
+def test_importance_matches_its_definition_and_sums_to_one(seed, normalize):
+    a, b, alpha, beta = slm_parameters(seed)
+    rule_base = RuleBase.from_slm(a, b, alpha, beta, normalize=normalize)
+    X = np.random.default_rng(seed).normal(size=(300, 3))
+    importance = rule_base.importance(X)
+    np.testing.assert_allclose(importance, _importance_by_loops(rule_base, X), rtol=1e-12)
+    assert importance.sum() == pytest.approx(1.0, abs=1e-12) and np.all(importance >= 0)
+
+
+def test_importance_is_invariant_to_output_scale_and_zero_for_silent_rules():
+    rule_base = RuleBase(
+        centers=[[0.0], [0.5], [50.0]],
+        sigmas=[[1.0]] * 3,
+        intercept=[[1.0, 1000.0], [3.0, 3000.0], [5.0, 5000.0]],
+    )
+    X = np.linspace(-1, 1, 11).reshape(-1, 1)
+    importance = rule_importance(rule_base, X)
+    assert importance[2] < 1e-200  # centre far from the data: it never fires there
+    single = rule_importance(
+        rule_base.replace(
+            coef=rule_base.coef[:, :1], intercept=rule_base.intercept[:, :1], output_names=None
+        ),
+        X,
+    )
+    np.testing.assert_allclose(importance, single, rtol=1e-12)
+    assert rank_rules(rule_base, X).tolist() == [1, 0, 2]
+
+
+def test_top_rules_keeps_consequents_and_prune_refits_them(van_der_pol_data):
+    X, Y = van_der_pol_data
+    X, Y = X[::10], Y[::10]
+    full = RuleBase.random(2, 2, 40, random_state=0).fit_consequents(X, Y)
+    order = rank_rules(full, X)
+    kept = top_rules(full, 10, X)
+    assert kept == full.subset(order[:10]) and full.top_rules(10, X) == kept
+    pruned = prune(full, 10, X, Y)
+    assert pruned == full.subset(order[:10]).fit_consequents(X, Y)
+    assert full.prune(10, X, Y) == pruned
+    # The refit is the least-squares optimum on the kept antecedents: beats the old consequents.
+    mse = lambda rb: np.mean((rb.predict(X) - Y) ** 2)  # noqa: E731
+    assert mse(pruned) < mse(kept)
+
+
+def test_prune_to_every_rule_refits_the_same_model(van_der_pol_data):
+    X, Y = van_der_pol_data
+    X, Y = X[::20], Y[::20]
+    full = RuleBase.random(2, 2, 15, random_state=3).fit_consequents(X, Y)
+    pruned = full.prune(15, X, Y)
+    np.testing.assert_allclose(pruned.predict(X), full.predict(X), rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "k, error, message",
+    [
+        (
+            0,
+            ValueError,
+            "The 'k' parameter must be an int in the range \\[1, inf\\). Got 0 instead.",
+        ),
+        (6, ValueError, "The 'k' parameter must be at most n_rules = 5. Got 6 instead."),
+        (2.5, TypeError, "The 'k' parameter must be an int"),
+    ],
+)
+def test_top_rules_rejects_bad_k(k, error, message):
+    rule_base = RuleBase.random(1, 1, 5, random_state=0)
+    with pytest.raises(error, match=message):
+        rule_base.top_rules(k, [[0.0]])
+
+
+def test_the_pruning_example_runs_and_keeps_the_full_model_at_k_equal_n_rules():
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "pruning.py")
+    spec = importlib.util.spec_from_file_location("pruning_example", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    rows = example.accuracy_against_k(
+        ks=(2, 8), seeds=[0], n_rules=8, n_trajectories=2, n_steps=100
+    )
+    assert [row[0] for row in rows] == [2, 8]
+    assert np.all(np.isfinite(np.array(rows)))
+    k8 = rows[1]
+    # With every rule kept, pruning and random selection refit the same 8 rules as the fresh model.
+    assert k8[1] == pytest.approx(k8[3], rel=1e-3) and k8[2] == pytest.approx(k8[3], rel=1e-3)

@@ -1,0 +1,177 @@
+"""save/load: every format round-trips; committed files are exported again byte for byte."""
+
+import os
+
+import numpy as np
+import pytest
+from io_helpers import random_model, relative_error
+
+import randomts
+from randomts import FormatError, RandomTSRegressor
+from randomts.io import FORMATS, dumps, format_for, loads
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+FORMAT_NAMES = ["text", "json", "fis", "fll"]
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("order", [0, 1])
+def test_save_load_round_trip(tmp_path, fmt, seed, normalize, order):
+    rule_base = random_model(seed, normalize=normalize, order=order)
+    path = tmp_path / f"model{FORMATS[fmt].extensions[0]}"
+    randomts.save(rule_base, path)
+    back = randomts.load(path)
+    X = np.random.default_rng(seed).normal(size=(200, 3))
+    assert back.normalize == normalize and back.n_outputs == 2 and len(back) == 6
+    if fmt in ("text", "json"):
+        assert back == rule_base  # all arrays equal, bit for bit
+        assert np.array_equal(back.predict(X), rule_base.predict(X))
+    else:
+        # The numbers are written with repr, so the arrays are equal too; names may be sanitised.
+        for name in ("centers", "sigmas", "coef", "intercept"):
+            assert np.array_equal(getattr(back, name), getattr(rule_base, name))
+        assert relative_error(back.predict(X), rule_base, X) <= 1e-12
+
+
+def test_names_survive_or_are_sanitised_as_documented(tmp_path):
+    rule_base = random_model(0)
+    names = {}
+    for fmt in FORMAT_NAMES:
+        path = tmp_path / f"m.{fmt}"
+        randomts.save(rule_base, path, format=fmt)
+        names[fmt] = randomts.load(path, format=fmt).input_names
+    assert names["text"] == names["json"] == names["fll"] == ("x1(k)", "temp (C)", "a#b")
+    assert names["fis"] == ("x1(k)", "temp_(C)", "a#b")  # quotes and whitespace become _
+
+
+def test_json_keeps_metadata_and_the_estimators_provenance(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(80, 2))
+    model = RandomTSRegressor(n_rules=7, standardize=True, random_state=42).fit(
+        X, X[:, 0] * X[:, 1]
+    )
+    randomts.save(model, tmp_path / "m.json")
+    back = randomts.load(tmp_path / "m.json")
+    assert back == model.rule_base_ and back.metadata == model.rule_base_.metadata
+    assert back.metadata["params"]["random_state"] == 42 and "input_mean" in back.metadata
+    assert np.array_equal(back.predict(X)[:, 0], model.predict(X))
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_committed_files_are_exported_again_byte_for_byte(fmt):
+    path = os.path.join(DATA, f"model.{'txt' if fmt == 'text' else fmt}")
+    with open(path, encoding="utf-8") as stream:
+        committed = stream.read()
+    assert dumps(randomts.load(path), fmt) == committed
+
+
+def test_committed_files_describe_one_model():
+    models = [
+        randomts.load(os.path.join(DATA, f"model.{ext}")) for ext in ("txt", "json", "fis", "fll")
+    ]
+    for model in models[1:]:
+        for name in ("centers", "sigmas", "coef", "intercept"):
+            assert np.array_equal(getattr(model, name), getattr(models[0], name))
+    assert models[1].metadata == {"made_by": "tests/data/make_data.py", "seed": 7}
+
+
+def test_files_written_by_octave_and_fuzzylite_are_read(tmp_path):
+    reference = randomts.load(os.path.join(DATA, "model.json"))
+    X = np.random.default_rng(0).normal(size=(100, 2))
+    octave = randomts.load(os.path.join(DATA, "octave_writefis.fis"))  # 15 significant digits
+    assert relative_error(octave.predict(X), reference, X) < 1e-13
+    lite = randomts.load(os.path.join(DATA, "fuzzylite_export.fll"))  # fuzzylite's 3 decimals
+    assert lite.input_names == reference.input_names
+    np.testing.assert_allclose(lite.centers, reference.centers, atol=5e-4)
+    np.testing.assert_allclose(lite.coef, reference.coef, atol=5e-4)
+
+
+def test_dumps_and_loads_are_the_string_forms():
+    rule_base = random_model(1)
+    for fmt in FORMAT_NAMES:
+        assert loads(dumps(rule_base, fmt), fmt).centers.tolist() == rule_base.centers.tolist()
+    with pytest.raises(TypeError, match="text must be a str"):
+        loads(b"{}", "json")
+
+
+def test_save_is_atomic_when_writing_fails(tmp_path, monkeypatch):
+    path = tmp_path / "model.json"
+    randomts.save(random_model(0), path)
+    before = path.read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        randomts.save(random_model(1), path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before  # the old file is intact
+    assert sorted(os.listdir(tmp_path)) == ["model.json"]  # and no temporary file is left
+
+
+def test_save_keeps_an_existing_files_permissions(tmp_path):
+    path = tmp_path / "model.txt"
+    randomts.save(random_model(0), path)
+    os.chmod(path, 0o640)
+    randomts.save(random_model(1), path)
+    assert os.stat(path).st_mode & 0o777 == 0o640
+
+
+def test_save_and_load_reject_what_they_cannot_handle(tmp_path):
+    rule_base = random_model(0)
+    with pytest.raises(
+        ValueError, match=r"Cannot tell the format of '.*model.bin' from its extension"
+    ):
+        randomts.save(rule_base, tmp_path / "model.bin")
+    with pytest.raises(
+        ValueError,
+        match=r"The 'format' parameter must be one of \['fis', 'fll', 'json', "
+        r"'text'\]. Got 'xml' instead.",
+    ):
+        randomts.load(tmp_path / "model.txt", format="xml")
+    with pytest.raises(
+        TypeError,
+        match="save expects a RuleBase or a fitted RandomTSRegressor; got "
+        r"RandomTSRegressor \(not fitted: call fit first\).",
+    ):
+        randomts.save(RandomTSRegressor(), tmp_path / "m.json")
+    with pytest.raises(TypeError, match="got dict"):
+        randomts.save({}, tmp_path / "m.json")
+    with pytest.raises(ValueError, match="metadata cannot be saved as JSON"):
+        randomts.save(rule_base.replace(metadata={"f": object()}), tmp_path / "m.json")
+    with pytest.raises(FileNotFoundError):
+        randomts.load(tmp_path / "missing.json")
+    assert format_for("A.TXT").name == "text" and issubclass(FormatError, ValueError)
+
+
+def test_fis_and_fll_ranges_cover_the_rules_and_the_recorded_data_range():
+    rule_base = random_model(2).replace(
+        metadata={"input_range": [[-50.0, 1.0], [0.0, 60.0], [-1.0, 1.0]]}
+    )
+    fis = dumps(rule_base, "fis")
+    lows = rule_base.centers - 3 * rule_base.sigmas
+    highs = rule_base.centers + 3 * rule_base.sigmas
+    ranges = [
+        [float(v) for v in line[len("Range=[") : -1].split()]
+        for line in fis.splitlines()
+        if line.startswith("Range=")
+    ][:3]
+    assert ranges[0] == [-50.0, highs[:, 0].max()] and ranges[1] == [lows[:, 1].min(), 60.0]
+    assert ranges[2] == [min(-1.0, lows[:, 2].min()), max(1.0, highs[:, 2].max())]
+    fll_ranges = [
+        line.split()[1:]
+        for line in dumps(rule_base, "fll").splitlines()
+        if line.startswith("  range:")
+    ][:3]
+    assert [[float(v) for v in r] for r in fll_ranges] == ranges
+
+
+def test_save_into_a_missing_folder_or_onto_a_folder_says_so(tmp_path):
+    with pytest.raises(FileNotFoundError, match="the folder .*nowhere' does not exist"):
+        randomts.save(random_model(0), tmp_path / "nowhere" / "m.json")
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(IsADirectoryError, match="it is a directory"):
+        randomts.save(random_model(0), tmp_path / "dir.json")

@@ -1,0 +1,134 @@
+"""Ridge alpha by closed-form LOO/GCV from one factorisation; n_rules by validation error."""
+
+import numpy as np
+import pytest
+from sklearn.linear_model import RidgeCV
+
+from randomts import RuleBase
+from randomts.model_selection import ridge_alpha_curve, select_alpha, select_n_rules
+
+ALPHAS = np.logspace(-6, 2, 9)
+
+
+def problem(seed, n=60, p=12, m=2):
+    rng = np.random.default_rng(seed)
+    K = rng.normal(size=(n, p)) * rng.uniform(0.01, 3.0, size=p)
+    Y = K @ rng.normal(size=(p, m)) + 0.3 * rng.normal(size=(n, m))
+    return K, Y
+
+
+def brute_force_loo(K, Y, alpha):
+    """Leave each row out, refit the ridge, predict it: the definition."""
+    errors = []
+    for j in range(K.shape[0]):
+        keep = np.arange(K.shape[0]) != j
+        A = K[keep]
+        gamma = np.linalg.solve(A.T @ A + alpha * np.eye(K.shape[1]), A.T @ Y[keep])
+        errors.append((Y[j] - K[j] @ gamma) ** 2)
+    return np.mean(errors)
+
+
+def explicit_gcv(K, Y, alpha):
+    H = K @ np.linalg.solve(K.T @ K + alpha * np.eye(K.shape[1]), K.T)
+    residual = Y - H @ Y
+    return np.mean(residual**2) / (1 - np.trace(H) / K.shape[0]) ** 2
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_loo_curve_equals_leaving_each_row_out(seed):
+    K, Y = problem(seed)
+    selection = ridge_alpha_curve(K, Y, ALPHAS, criterion="loo")
+    expected = [brute_force_loo(K, Y, alpha) for alpha in ALPHAS]
+    np.testing.assert_allclose(selection.errors, expected, rtol=1e-8)
+    assert selection.alpha == ALPHAS[np.argmin(expected)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_loo_curve_equals_scikit_learns_efficient_loo(seed):
+    K, Y = problem(seed, n=80, p=20, m=1)
+    ridge = RidgeCV(alphas=ALPHAS, fit_intercept=False, store_cv_results=True, gcv_mode="svd")
+    ridge.fit(K, Y[:, 0])
+    sklearn_curve = ridge.cv_results_.mean(axis=0)  # squared LOO errors, (n_samples, n_alphas)
+    selection = ridge_alpha_curve(K, Y[:, 0], ALPHAS)
+    np.testing.assert_allclose(selection.errors, sklearn_curve, rtol=1e-7)
+    assert selection.alpha == ridge.alpha_
+    np.testing.assert_allclose(selection.coefficients[:, 0], ridge.coef_, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_gcv_curve_equals_the_explicit_hat_matrix(seed):
+    K, Y = problem(seed)
+    selection = ridge_alpha_curve(K, Y, ALPHAS, criterion="gcv")
+    np.testing.assert_allclose(selection.errors, [explicit_gcv(K, Y, a) for a in ALPHAS], rtol=1e-8)
+    best = selection.alpha
+    expected = np.linalg.solve(K.T @ K + best * np.eye(K.shape[1]), K.T @ Y)
+    np.testing.assert_allclose(selection.coefficients, expected, rtol=1e-8, atol=1e-12)
+
+
+def test_select_alpha_on_a_rule_base_returns_the_fit_at_the_chosen_alpha():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2, 2, size=(300, 2))
+    y = np.sin(2 * X[:, 0]) * X[:, 1] + 0.1 * rng.normal(size=300)
+    antecedents = RuleBase.random(n_features=2, n_rules=40, random_state=0)
+    selection, rb = select_alpha(antecedents, X, y, ALPHAS)
+    refit = antecedents.fit_consequents(X, y, solver="lstsq", alpha=selection.alpha)
+    np.testing.assert_allclose(rb.predict(X), refit.predict(X), rtol=1e-7, atol=1e-9)
+    # noisy targets, 120 parameters on 300 rows: the smallest penalty is not the LOO optimum
+    assert selection.alpha > ALPHAS[0]
+    assert selection.errors.min() < selection.errors[0]
+
+
+@pytest.mark.parametrize("solver, alpha", [("lstsq", 0.0), ("pinv", 0.0), ("cholesky", 1e-4)])
+def test_select_n_rules_from_one_factor_equals_refitting_each_subset(solver, alpha):
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-2, 2, size=(500, 2))
+    y = np.sin(2 * X[:, 0]) * np.cos(X[:, 1]) + 0.05 * rng.normal(size=500)
+    antecedents = RuleBase.random(n_features=2, n_rules=60, random_state=1)
+    # up to 40 rules (120 columns, 350 rows); at 60 rules K is numerically rank-deficient and the
+    # validation errors of two minimum-norm solutions differ by 7.6e-4 relative (measured)
+    grid = [1, 5, 20, 40]
+    sel = select_n_rules(antecedents, X[:350], y[:350], X[350:], y[350:], grid, solver=solver, alpha=alpha)
+    expected = []
+    for h in grid:
+        rb = antecedents.subset(np.arange(h)).fit_consequents(X[:350], y[:350], solver=solver, alpha=alpha)
+        expected.append(np.mean((rb.predict(X[350:])[:, 0] - y[350:]) ** 2))
+    np.testing.assert_allclose(sel.validation_mse, expected, rtol=1e-6)
+    assert sel.n_rules == grid[int(np.argmin(expected))]
+    assert len(sel.rule_base) == sel.n_rules
+    assert sel.training_mse[0] > sel.training_mse[-1]
+
+
+def test_select_n_rules_with_the_weighted_average_refits_each_subset():
+    rng = np.random.default_rng(2)
+    X = rng.uniform(-2, 2, size=(300, 2))
+    y = np.tanh(X[:, 0] * X[:, 1])
+    antecedents = RuleBase.random(n_features=2, n_rules=30, normalize=True, random_state=2)
+    sel = select_n_rules(antecedents, X[:200], y[:200], X[200:], y[200:], [3, 30])
+    rb = antecedents.subset(np.arange(3)).fit_consequents(X[:200], y[:200])
+    np.testing.assert_allclose(sel.validation_mse[0], np.mean((rb.predict(X[200:])[:, 0] - y[200:]) ** 2), rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda K, Y: ridge_alpha_curve(K, Y, [0.0, 1.0]), ValueError, "alphas must be a non-empty 1-D grid of finite values > 0"),
+        (lambda K, Y: ridge_alpha_curve(K, Y, criterion="kfold"), ValueError, "The 'criterion' parameter must be a str among"),
+        (lambda K, Y: ridge_alpha_curve(K, Y[:5]), ValueError, "same number of rows"),
+        (lambda K, Y: select_alpha("rules", K, Y), TypeError, "antecedents must be a RuleBase"),
+    ],
+)
+def test_alpha_selection_errors(call, error, message):
+    K, Y = problem(0)
+    with pytest.raises(error, match=message):
+        call(K, Y)
+
+
+def test_n_rules_selection_errors():
+    antecedents = RuleBase.random(n_features=2, n_rules=5, random_state=0)
+    X, y = np.zeros((10, 2)), np.zeros(10)
+    with pytest.raises(ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"):
+        select_n_rules(antecedents, X, y, X, y, [0, 3])
+    with pytest.raises(ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"):
+        select_n_rules(antecedents, X, y, X, y, [6])
+    with pytest.raises(ValueError, match="X_val has 3 features, but this rule base is expecting 2"):
+        select_n_rules(antecedents, X, y, np.zeros((4, 3)), np.zeros(4))

@@ -1,0 +1,165 @@
+"""NARX regressors, one-step prediction and free-run simulation."""
+
+import numpy as np
+import pytest
+
+from randomts import RandomTSRegressor, RuleBase
+from randomts.narx import NARX
+from randomts.systems import narendra_parthasarathy, van_der_pol
+
+
+class NarendraPlant:
+    """The true plant as a 'model' of the regressors [y(k-1), y(k-2), u(k-1)]."""
+
+    def predict(self, X):
+        y1, y2, u1 = X.T
+        return y1 * y2 * (y1 + 2.5) / (1 + y1**2 + y2**2) + u1
+
+
+class EulerVanDerPol:
+    """The true Euler map as a 'model' of the regressors [x1(k-1), x2(k-1)]."""
+
+    def predict(self, X):
+        x1, x2 = X.T
+        return np.column_stack([x1 + 0.01 * x2, x2 + 0.01 * ((1 - x1 * x1) * x2 - x1)])
+
+
+def test_regressors_match_a_loop_over_trajectories_and_times():
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=(3, 12, 2))
+    u = rng.normal(size=(3, 12, 1))
+    narx = NARX(y_lags=2, u_lags=(0, 3), output_names=["a", "b"], input_names="v")
+    X, Y = narx.regressors(y, u)
+    rows, targets = [], []
+    for r in range(3):
+        for k in range(3, 12):
+            rows.append([y[r, k - 1, 0], y[r, k - 2, 0], y[r, k - 1, 1], y[r, k - 2, 1],
+                         u[r, k, 0], u[r, k - 3, 0]])
+            targets.append(y[r, k])
+    np.testing.assert_array_equal(X, rows)
+    np.testing.assert_array_equal(Y, targets)
+    assert narx.regressor_names == ("a(k-1)", "a(k-2)", "b(k-1)", "b(k-2)", "v(k)", "v(k-3)")
+    assert narx.target_names == ("a(k)", "b(k)") and narx.max_lag == 3
+
+
+def test_no_row_mixes_two_trajectories():
+    """Trajectory r holds values 1000 r + k: every regressor of a row comes from its target's trajectory."""
+    k = np.arange(20.0)
+    y = 1000.0 * np.arange(4)[:, None] + k  # (4, 20), one output
+    u = -y
+    X, Y = NARX(y_lags=3, u_lags=2).regressors(y, u)
+    assert X.shape == (4 * 17, 5)
+    trajectory = np.floor(Y[:, 0] / 1000)
+    np.testing.assert_array_equal(np.floor(X[:, :3] / 1000), np.repeat(trajectory[:, None], 3, axis=1))
+    np.testing.assert_array_equal(np.floor(-X[:, 3:] / 1000), np.repeat(trajectory[:, None], 2, axis=1))
+    np.testing.assert_array_equal(Y[:, 0] - X[:, 0], 1.0)  # y(k) - y(k-1)
+
+
+def test_simulating_the_true_plant_reproduces_it():
+    rng = np.random.default_rng(1)
+    u = rng.uniform(-2, 2, size=(6, 400))
+    y = narendra_parthasarathy(u, rng.uniform(-1, 1, size=(6, 2)))
+    narx = NARX(y_lags=2, u_lags=1)
+    simulated = narx.simulate(NarendraPlant(), y[:, :2], u)
+    assert simulated.shape == y.shape
+    np.testing.assert_allclose(simulated, y, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(narx.predict_one_step(NarendraPlant(), y, u), y[:, 2:], rtol=1e-13, atol=1e-13)
+
+
+def test_simulating_the_true_euler_map_reproduces_van_der_pol():
+    states = van_der_pol(np.random.default_rng(2).uniform(-2, 2, size=(5, 2)), 300)
+    narx = NARX(y_lags=1, output_names=("x1", "x2"))
+    simulated = narx.simulate(EulerVanDerPol(), states[:, :1], n_steps=300)
+    np.testing.assert_allclose(simulated, states, rtol=1e-13, atol=1e-13)
+
+
+def test_simulate_with_a_rule_base_is_the_step_by_step_loop():
+    rng = np.random.default_rng(3)
+    rb = RuleBase(rng.normal(size=(5, 3)), np.full((5, 3), 2.0), 0.3 * rng.normal(size=(5, 1, 3)),
+                  0.1 * rng.normal(size=(5, 1)))
+    narx = NARX(y_lags=2, u_lags=1)
+    u = rng.normal(size=(4, 30))
+    initial = rng.normal(size=(4, 2))
+    simulated = narx.simulate(rb, initial, u)
+    for r in range(4):
+        y = list(initial[r])
+        for k in range(2, 30):
+            y.append(rb.predict([[y[k - 1], y[k - 2], u[r, k - 1]]])[0, 0])
+        np.testing.assert_allclose(simulated[r], y, rtol=1e-15, atol=1e-15)
+
+
+def test_diverging_trajectories_become_nan_and_the_others_go_on():
+    class Doubling:
+        def predict(self, X):
+            with np.errstate(over="ignore"):
+                return 1e200 * X
+
+    narx = NARX(y_lags=1)
+    out = narx.simulate(Doubling(), [[1.0], [0.0]], n_steps=4)
+    assert np.isnan(out[0, 2:]).all() and out[0, 1] == 1e200
+    np.testing.assert_array_equal(out[1], 0.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_identify_the_narendra_plant_with_an_slm(seed):
+    """Fit on random-input trajectories; simulate the classic sine test input."""
+    rng = np.random.default_rng(4)
+    u_train = rng.uniform(-2, 2, size=(6, 400))
+    y_train = narendra_parthasarathy(u_train)
+    narx = NARX(y_lags=2, u_lags=1)
+    model = RandomTSRegressor(n_rules=60, random_state=seed).fit(*narx.regressors(y_train, u_train))
+    k = np.arange(500)
+    u_test = np.sin(2 * np.pi * k / 25)[None]
+    y_test = narendra_parthasarathy(u_test)
+    one_step = narx.predict_one_step(model, y_test, u_test)
+    simulated = narx.simulate(model, y_test[:, :2], u_test)
+    variance = y_test.var()
+    # measured, seeds 0-3: one-step NMSE 4e-5 to 9e-5, free-run NMSE 6e-5 to 2.3e-4
+    assert np.mean((one_step - y_test[:, 2:]) ** 2) / variance < 1e-3
+    assert np.mean((simulated - y_test) ** 2) / variance < 1e-2
+    rules = narx.name_rules(model).to_text(precision=3)
+    assert "IF y(k-1) is G(" in rules and "AND u(k-1) is G(" in rules and "THEN y(k) = " in rules
+
+
+def test_estimator_and_its_rule_base_give_the_same_simulation():
+    states = van_der_pol(np.random.default_rng(5).uniform(-2, 2, size=(4, 2)), 200)
+    narx = NARX(y_lags=1, output_names=("x1", "x2"))
+    model = RandomTSRegressor(n_rules=20, random_state=0).fit(*narx.regressors(states))
+    np.testing.assert_array_equal(narx.simulate(model, states[:, :1], n_steps=200),
+                                  narx.simulate(model.rule_base_, states[:, :1], n_steps=200))
+
+
+def test_linearize_splits_state_and_input_columns():
+    # y(k) = 0.5 y(k-1) - 0.2 y(k-2) + 3 u(k-1), a linear system: A, B exact everywhere
+    rb = RuleBase(centers=[[0.0, 0.0, 0.0]], sigmas=[[1e9] * 3], coef=[[[0.5, -0.2, 3.0]]])
+    A, B, O = NARX(y_lags=2, u_lags=1).linearize(rb, [0.3, -0.1, 0.2])
+    np.testing.assert_allclose(A, [[0.5, -0.2]], atol=1e-12)
+    np.testing.assert_allclose(B, [[3.0]], atol=1e-12)
+    np.testing.assert_allclose(O, [0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "make, error, match",
+    [
+        (lambda: NARX(y_lags=0, u_lags=0), ValueError, "needs at least one lag"),
+        (lambda: NARX(y_lags=-1), ValueError, "'y_lags' parameter of NARX must be an int in the range"),
+        (lambda: NARX(y_lags=(0, 1)), ValueError, "distinct ints >= 1"),
+        (lambda: NARX(y_lags="2"), TypeError, "'y_lags' parameter of NARX"),
+        (lambda: NARX(output_names=["y", "y"]), ValueError, "distinct names"),
+        (lambda: NARX(y_lags=2).regressors([[1.0, 2.0]]), ValueError, "needs at least 3"),
+        (lambda: NARX(output_names=("a", "b")).regressors(np.zeros((2, 5))), ValueError,
+         r"shape \(n_trajectories, n_steps, n_variables\) with 2 variable"),
+        (lambda: NARX().regressors(np.zeros((1, 5)), np.zeros((1, 5))), ValueError, "no input lags"),
+        (lambda: NARX(u_lags=1).regressors(np.zeros((1, 5))), ValueError, "u is required"),
+        (lambda: NARX(u_lags=1).regressors(np.zeros((1, 5)), np.zeros((2, 5))), ValueError,
+         "u must hold 1 trajectories of at least 5 steps"),
+        (lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]]), [[1.0]]), ValueError, "n_steps is required"),
+        (lambda: NARX().simulate(object(), [[1.0]], n_steps=2), TypeError, "have a predict method"),
+        (lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]], n_outputs=2), [[1.0]], n_steps=2),
+         ValueError, "The model has 2 outputs, but this NARX structure has 1"),
+        (lambda: NARX().regressors([[1.0, np.inf]]), ValueError, "Input y contains NaN or infinity"),
+    ],
+)
+def test_bad_input(make, error, match):
+    with pytest.raises(error, match=match):
+        make()

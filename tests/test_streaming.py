@@ -1,0 +1,242 @@
+"""Streaming fits: exact accumulation of [K Y] gives the model of one fit on all the rows."""
+
+import numpy as np
+import pytest
+
+from randomts import RandomTSRegressor, RuleBase
+from randomts.accumulators import LeastSquaresAccumulator, merge_r
+from randomts.streaming import (
+    ConsequentStream,
+    fit_consequents_streaming,
+    iter_chunks,
+    npy_chunks,
+)
+
+
+def sine_data(seed, n=500, n_outputs=1):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(n, 2))
+    Y = np.column_stack([np.sin(X[:, 0] + k) * np.cos(X[:, 1]) for k in range(n_outputs)])
+    return X, Y
+
+
+def relative_gap(a, b):
+    """max |a - b| relative to the largest |b|: the 1e-10 criterion of the issue."""
+    return np.max(np.abs(a - b)) / np.max(np.abs(b))
+
+
+def split_rows(n, seed, n_chunks):
+    """Uneven chunk boundaries, some chunks shorter than q (fewer rows than columns of K)."""
+    rng = np.random.default_rng(seed)
+    cuts = np.sort(rng.choice(np.arange(1, n), size=n_chunks - 1, replace=False))
+    return np.split(np.arange(n), cuts)
+
+
+# ------------------------------------------------------------------- accumulators
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+@pytest.mark.parametrize("seed", range(3))
+def test_accumulated_factor_is_a_factor_of_the_stacked_rows(solver, seed):
+    """R^T R (QR) or G (Gram) equals [K Y]^T [K Y], whatever the blocks."""
+    rng = np.random.default_rng(seed)
+    K, Y = rng.normal(size=(1300, 9)), rng.normal(size=(1300, 2))
+    acc = LeastSquaresAccumulator(9, 2, solver=solver)
+    for rows in split_rows(1300, seed, 7):
+        acc.update(K[rows], Y[rows])
+    KY = np.hstack([K, Y])
+    gram = KY.T @ KY
+    if solver == "lstsq":
+        R = np.triu(acc.factor)
+        np.testing.assert_allclose(R.T @ R, gram, rtol=1e-12, atol=1e-10)
+    else:
+        np.testing.assert_allclose(np.triu(acc.factor), np.triu(gram), rtol=1e-12, atol=1e-10)
+    assert acc.n_samples == 1300
+    residual = Y - K @ np.linalg.lstsq(K, Y, rcond=None)[0]
+    np.testing.assert_allclose(acc.residual_sum_of_squares(), (residual**2).sum(axis=0), rtol=1e-8)
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "pinv", "cholesky"])
+def test_accumulator_solution_matches_numpy_lstsq(solver):
+    rng = np.random.default_rng(7)
+    K, Y = rng.normal(size=(700, 12)), rng.normal(size=(700, 3))
+    acc = LeastSquaresAccumulator(12, 3, solver=solver)
+    for rows in np.array_split(np.arange(700), 5):
+        acc.update(K[rows], Y[rows])
+    np.testing.assert_allclose(acc.solve(), np.linalg.lstsq(K, Y, rcond=None)[0], rtol=1e-9, atol=1e-12)
+    alpha = 0.3
+    ridge = np.linalg.solve(K.T @ K + alpha * np.eye(12), K.T @ Y)
+    np.testing.assert_allclose(acc.solve(alpha), ridge, rtol=1e-9, atol=1e-12)
+
+
+def test_fewer_rows_than_columns_gives_the_minimum_norm_solution():
+    rng = np.random.default_rng(2)
+    K, Y = rng.normal(size=(9, 20)), rng.normal(size=(9, 1))
+    acc = LeastSquaresAccumulator(20, 1)
+    for rows in ([0, 1], [2, 3, 4, 5], [6, 7, 8]):
+        acc.update(K[rows], Y[rows])
+    np.testing.assert_allclose(acc.solve(), np.linalg.pinv(K) @ Y, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+def test_merging_in_a_tree_equals_one_pass(solver):
+    rng = np.random.default_rng(3)
+    K, Y = rng.normal(size=(400, 6)), rng.normal(size=(400, 1))
+    parts = [
+        LeastSquaresAccumulator(6, 1, solver=solver).update(K[rows], Y[rows])
+        for rows in np.array_split(np.arange(400), 4)
+    ]
+    tree = parts[0].merge(parts[1]).merge(parts[2].merge(parts[3]))
+    whole = LeastSquaresAccumulator(6, 1, solver=solver).update(K, Y)
+    assert tree.n_samples == 400
+    np.testing.assert_allclose(tree.solve(), whole.solve(), rtol=1e-11, atol=1e-13)
+
+
+def test_merge_r_of_two_triangles_is_the_r_of_the_stack():
+    rng = np.random.default_rng(4)
+    A, B = rng.normal(size=(30, 5)), rng.normal(size=(40, 5))
+    Ra = np.asfortranarray(np.linalg.qr(A, mode="r"))
+    Rb = np.linalg.qr(B, mode="r")
+    R = np.triu(merge_r(Ra, Rb))
+    stacked = np.vstack([A, B])
+    np.testing.assert_allclose(R.T @ R, stacked.T @ stacked, rtol=1e-12)
+
+
+# --------------------------------------------------------------- partial_fit
+@pytest.mark.parametrize(
+    "solver, alpha", [("lstsq", 0.0), ("pinv", 0.0), ("cholesky", 1e-3), ("lstsq", 1e-3)]
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_partial_fit_on_chunks_gives_the_model_of_one_fit(solver, alpha, seed):
+    X, Y = sine_data(seed, n=600, n_outputs=2)
+    params = dict(n_rules=15, solver=solver, alpha=alpha, random_state=seed)
+    whole = RandomTSRegressor(**params).fit(X, Y)
+    streamed = RandomTSRegressor(**params)
+    for rows in split_rows(600, seed, 6):
+        streamed.partial_fit(X[rows], Y[rows])
+    np.testing.assert_array_equal(streamed.rule_base_.centers, whole.rule_base_.centers)
+    np.testing.assert_array_equal(streamed.rule_base_.sigmas, whole.rule_base_.sigmas)
+    assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
+    assert streamed.rule_base_.metadata["n_samples_fit"] == 600
+
+
+@pytest.mark.parametrize("normalize, order", [(True, 1), (False, 0), (True, 0)])
+def test_partial_fit_weighted_average_and_zero_order(normalize, order):
+    X, Y = sine_data(5, n=400)
+    params = dict(n_rules=12, order=order, normalize=normalize, random_state=1)
+    whole = RandomTSRegressor(**params).fit(X, Y[:, 0])
+    streamed = RandomTSRegressor(**params)
+    for rows in np.array_split(np.arange(400), 3):
+        streamed.partial_fit(X[rows], Y[rows, 0])
+    assert streamed.predict(X).shape == (400,)
+    assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
+
+
+def test_partial_fit_on_the_ill_conditioned_van_der_pol_data(van_der_pol_data):
+    """cond(K) ~ 1e16: predictions agree, the consequents themselves need not."""
+    X, Y = van_der_pol_data
+    whole = RandomTSRegressor(n_rules=100, random_state=0).fit(X, Y)
+    streamed = RandomTSRegressor(n_rules=100, random_state=0)
+    for rows in np.array_split(np.arange(X.shape[0]), 7):
+        streamed.partial_fit(X[rows], Y[rows])
+    assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
+    assert np.mean((streamed.predict(X) - Y) ** 2) <= 1e-20
+    # The consequents themselves are not determined by the data: K is rank-deficient in floating
+    # point, so which minimum-norm solution comes out is decided by rounding. Measured (seeds 0-2,
+    # 7 and 50 chunks): predictions agree to 2e-14 relative, slopes differ by 2e-2 to 2e-1 and
+    # intercepts by 3e-2 to 4e-1 relative to the largest one.
+
+
+def test_partial_fit_after_fit_starts_a_new_stream():
+    X, Y = sine_data(0, n=300)
+    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X[:100], Y[:100, 0])
+    model.partial_fit(X[100:], Y[100:, 0])
+    only_the_rest = RandomTSRegressor(n_rules=10, random_state=0).fit(X[100:], Y[100:, 0])
+    assert relative_gap(model.predict(X), only_the_rest.predict(X)) < 1e-10
+    assert model.rule_base_.metadata["n_samples_fit"] == 200
+
+
+def test_partial_fit_standardises_with_the_first_chunk():
+    rng = np.random.default_rng(0)
+    X = rng.normal(loc=[50.0, -3.0], scale=[10.0, 0.1], size=(300, 2))
+    y = np.sin((X[:, 0] - 50) / 10) + (X[:, 1] + 3) * 5
+    model = RandomTSRegressor(n_rules=15, standardize=True, random_state=0)
+    for rows in np.array_split(np.arange(300), 3):
+        model.partial_fit(X[rows], y[rows])
+    meta = model.rule_base_.metadata
+    np.testing.assert_allclose(meta["input_mean"], X[:100].mean(axis=0), rtol=1e-15)
+    assert model.score(X, y) > 0.99
+
+
+def test_partial_fit_rejects_inconsistent_chunks():
+    X, Y = sine_data(0, n=60, n_outputs=2)
+    model = RandomTSRegressor(n_rules=3, random_state=0).partial_fit(X[:30], Y[:30])
+    with pytest.raises(ValueError, match="X has 3 features, but RandomTSRegressor is expecting 2"):
+        model.partial_fit(np.zeros((5, 3)), Y[:5])
+    with pytest.raises(ValueError, match="y has 1 outputs, but RandomTSRegressor is expecting 2"):
+        model.partial_fit(X[30:], Y[30:, 0])
+    with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
+        RandomTSRegressor(n_rules=0).partial_fit(X, Y)
+
+
+# --------------------------------------------------------------- out of core
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+def test_fit_from_npy_files_equals_the_in_memory_fit(tmp_path, solver):
+    X, Y = sine_data(2, n=2000, n_outputs=2)
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "Y.npy", Y)
+    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=20, random_state=0)
+    alpha = 1e-3 if solver == "cholesky" else 0.0
+    chunks = npy_chunks(tmp_path / "X.npy", tmp_path / "Y.npy", chunk_rows=300)
+    assert len(chunks) == 7
+    assert isinstance(chunks.X, np.memmap)
+    streamed = fit_consequents_streaming(antecedents, chunks, solver=solver, alpha=alpha)
+    whole = antecedents.fit_consequents(X, Y, solver=solver, alpha=alpha)
+    assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
+    assert streamed.output_names == whole.output_names
+
+
+def test_fit_from_a_generator_with_a_progress_bar(capsys):
+    X, Y = sine_data(3, n=900)
+
+    def generate():
+        for start in range(0, 900, 200):
+            yield X[start : start + 200], Y[start : start + 200, 0]
+
+    antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=3)
+    rb = fit_consequents_streaming(antecedents, generate(), progress=True)
+    assert "randomts fit" in capsys.readouterr().err
+    assert relative_gap(rb.predict(X), antecedents.fit_consequents(X, Y[:, 0]).predict(X)) < 1e-10
+
+
+def test_chunks_larger_than_the_internal_block_of_K(monkeypatch):
+    """A chunk is turned into K a block of rows at a time; the blocks change nothing."""
+    import randomts.streaming as streaming
+
+    X, Y = sine_data(4, n=500)
+    antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=4)
+    reference = ConsequentStream(antecedents).update(X, Y).rule_base()
+    monkeypatch.setattr(streaming, "_K_BLOCK_ELEMENTS", 30 * 37)  # 37 rows of K per block
+    blocked = ConsequentStream(antecedents).update(X, Y).rule_base()
+    assert relative_gap(blocked.predict(X), reference.predict(X)) < 1e-12
+
+
+def test_stream_errors():
+    antecedents = RuleBase.random(n_features=2, n_rules=3, random_state=0)
+    with pytest.raises(TypeError, match="antecedents must be a RuleBase"):
+        ConsequentStream("rules")
+    stream = ConsequentStream(antecedents, 2)
+    with pytest.raises(ValueError, match="No rows have been seen yet"):
+        stream.rule_base()
+    with pytest.raises(ValueError, match=r"Y must have shape \(n_rows, n_outputs\) = \(4, 2\)"):
+        stream.update(np.zeros((4, 2)), np.zeros(4))
+    with pytest.raises(ValueError, match="X has 3 features, but this rule base is expecting 2"):
+        stream.update(np.zeros((4, 3)), np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="same number of rows"):
+        list(iter_chunks(np.zeros((4, 2)), np.zeros(3)))
+    with pytest.raises(ValueError, match="chunks yielded no rows"):
+        fit_consequents_streaming(antecedents, iter([]))
+    with pytest.raises(ValueError, match="The 'solver' parameter must be a str among"):
+        LeastSquaresAccumulator(3, solver="qr")
+    with pytest.raises(ValueError, match="K must be a 2-D array with 3 columns"):
+        LeastSquaresAccumulator(3).update(np.zeros((2, 4)), np.zeros(2))
+    with pytest.raises(ValueError, match="Can only merge"):
+        LeastSquaresAccumulator(3).merge(LeastSquaresAccumulator(3, solver="cholesky"))
