@@ -90,7 +90,10 @@ def naive_paper_fit(X, Y, a, b):
 def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
     model = {
         solver: RandomTSRegressor(
-            n_rules=n_rules, solver=solver, alpha=RIDGE if solver == "cholesky" else 0.0, random_state=0
+            n_rules=n_rules,
+            solver=solver,
+            alpha=RIDGE if solver == "cholesky" else 0.0,
+            random_state=0,
         )
         for solver in SOLVERS
     }
@@ -113,7 +116,11 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
         best = best_times(functions, repeats, clock)
         if not skip_slow:
             a, b, _, _ = rb.to_slm()
-            best.update(best_times({"naive": lambda: naive_paper_fit(X, Y, a, b)}, max(1, repeats // 2), clock))
+            best.update(
+                best_times(
+                    {"naive": lambda: naive_paper_fit(X, Y, a, b)}, max(1, repeats // 2), clock
+                )
+            )
     floor = best["memberships"] + best["gram"]
     row["floor"] = floor
     for solver in SOLVERS:
@@ -123,11 +130,13 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
     if "naive" in best:
         row["naive"] = best["naive"] / best["lstsq"]
     row["predict"] = best["memberships"] / best["predict"]
-    del K
+    K = None  # free K before measuring the peak memory of the fits
     for solver in SOLVERS:
         if skip_slow and solver == "pinv":
             continue
-        row[f"mem_{solver}"] = peak_bytes(lambda: model[solver].fit(X, Y)) / (X.shape[0] * row["p"] * 8)
+        row[f"mem_{solver}"] = peak_bytes(lambda solver=solver: model[solver].fit(X, Y)) / (
+            X.shape[0] * row["p"] * 8
+        )
     return row
 
 
@@ -144,9 +153,7 @@ def table(rows):
             cells.append(f"{r[solver][0]:.2f}x ({r[solver][1]:.1e})" if solver in r else "not run")
         cells.append(f"{r['naive']:.1f}x" if "naive" in r else "not run")
         cells.append(f"{r['predict']:.2f}")
-        cells.append(
-            ", ".join(f"{r['mem_' + s]:.2f}" if "mem_" + s in r else "-" for s in SOLVERS)
-        )
+        cells.append(", ".join(f"{r['mem_' + s]:.2f}" if "mem_" + s in r else "-" for s in SOLVERS))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -156,26 +163,47 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="Van der Pol and one N = 10^5 problem")
     parser.add_argument("--repeats", type=int, default=None, help="runs per timing (best is kept)")
     parser.add_argument(
-        "--slow-above", type=int, default=1200,
+        "--slow-above",
+        type=int,
+        default=1200,
         help="skip pinv and the naive algorithm when K has more columns than this (default 1200)",
+    )
+    parser.add_argument(
+        "--sizes",
+        nargs="+",
+        default=None,
+        metavar="n:h",
+        help="N = 10^5 problems to run, as n_features:n_rules (default: the issue's grid)",
     )
     args = parser.parse_args(argv)
     repeats = args.repeats or (5 if args.quick else 5)
-    problems = [(van_der_pol_problem(), 100)]
+    problems = [] if args.sizes else [(van_der_pol_problem(), 100)]
     if args.quick:
         problems.append((smooth_problem(100_000, 2), 100))
     else:
-        for n_features, n_rules in ((2, 100), (2, 500), (5, 300), (10, 100), (10, 500)):
+        sizes = [tuple(int(v) for v in size.split(":")) for size in args.sizes or ()] or [
+            (2, 100),
+            (2, 500),
+            (5, 300),
+            (10, 100),
+            (10, 500),
+        ]
+        for n_features, n_rules in sizes:
             problems.append((smooth_problem(100_000, n_features), n_rules))
-    cores = max(info["num_threads"] for info in threadpool_info() if info["internal_api"] == "openblas")
+    cores = max(
+        info["num_threads"] for info in threadpool_info() if info["internal_api"] == "openblas"
+    )
     rows = []
     for (name, X, Y), n_rules in problems:
         p = n_rules * (X.shape[1] + 1)
         if X.shape[0] * p * 8 > 2.5e9:
-            print(f"<!-- skipped {name}, h={n_rules}: K would take {X.shape[0] * p * 8 / 1e9:.1f} GB -->")
+            size = X.shape[0] * p * 8 / 1e9
+            print(f"<!-- skipped {name}, h={n_rules}: K would take {size:.1f} GB -->")
             continue
         for threads in sorted({1, cores}):
-            rows.append(measure(name, X, Y, n_rules, threads, repeats, skip_slow=p > args.slow_above))
+            rows.append(
+                measure(name, X, Y, n_rules, threads, repeats, skip_slow=p > args.slow_above)
+            )
     print(
         f"<!-- {platform.processor() or platform.machine()}, {cores} BLAS threads max, "
         f"numpy {np.__version__}, best of {repeats} (1 thread: CPU time; all cores: wall time); "

@@ -1,1 +1,1 @@
-"""Marks docs/ as a package for pytest, so that its conftest.py does not clash with tests/conftest.py."""
+"""Makes docs/ a package for pytest: its conftest.py then does not clash with tests/conftest.py."""

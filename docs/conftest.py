@@ -1,15 +1,19 @@
 """pytest runs the ``>>>`` examples of the .rst pages (``--doctest-glob='*.rst'``).
 
-Nothing else here is a test module; each page runs in a fresh temporary
-directory, so the files its examples write are thrown away.
+Nothing else here is a test module. Each page runs in a fresh temporary directory, so the
+files its examples write are thrown away, and with one BLAS thread, so the figures it prints
+do not depend on the number of cores (and a busy machine does not slow it down).
 """
 
 import pytest
+from threadpoolctl import threadpool_limits
 
-collect_ignore = ["conf.py"]
+collect_ignore = ["conf.py", "longer_examples.rst"]
 collect_ignore_glob = ["_build/*", "auto_examples/*", "api/generated/*"]
 
 
 @pytest.fixture(autouse=True)
-def _in_a_temporary_directory(tmp_path, monkeypatch):
+def _in_a_temporary_directory_with_one_blas_thread(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    with threadpool_limits(1):
+        yield

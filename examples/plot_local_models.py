@@ -27,9 +27,18 @@ rng = np.random.default_rng(1)
 X = np.sort(rng.uniform(-3, 3, size=(300, 1)), axis=0)
 y = np.tanh(2 * X[:, 0]) + 0.3 * X[:, 0]
 
-grid = RuleBase(centers=np.linspace(-3, 3, 7)[:, None], sigmas=np.full((7, 1), 0.45), normalize=True)
-random = RuleBase.random(n_features=1, n_rules=7, centers="uniform", center_bounds=(-3.0, 3.0),
-                         width_range=(1.0, 3.0), normalize=True, random_state=5)
+grid = RuleBase(
+    centers=np.linspace(-3, 3, 7)[:, None], sigmas=np.full((7, 1), 0.45), normalize=True
+)
+random = RuleBase.random(
+    n_features=1,
+    n_rules=7,
+    centers="uniform",
+    center_bounds=(-3.0, 3.0),
+    width_range=(1.0, 3.0),
+    normalize=True,
+    random_state=5,
+)
 fits = {
     "grid, alpha=0": grid.fit_consequents(X, y),
     "random, alpha=0": random.fit_consequents(X, y),
@@ -44,7 +53,7 @@ for name, rule_base in fits.items():
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(14, 4.2), layout="constrained", sharey=True)
-for ax, (name, rule_base) in zip(axes, fits.items()):
+for ax, (name, rule_base) in zip(axes, fits.items(), strict=True):
     plot_local_models(rule_base, X=X, y=y, ax=ax)
     ax.set_title(name)
     ax.get_legend().remove()

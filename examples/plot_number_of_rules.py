@@ -24,15 +24,30 @@ sizes = np.arange(2, 71, 2)
 seeds = range(5)
 curves = {}
 for order, name in [(1, "SLM (order=1)"), (0, "ELM (order=0)")]:
-    mse = np.array([
-        [np.mean((RandomTSRegressor(n_rules=h, order=order, random_state=s).fit(X, y).predict(X) - y) ** 2)
-         for s in seeds]
-        for h in sizes
-    ])
+    mse = np.array(
+        [
+            [
+                np.mean(
+                    (
+                        RandomTSRegressor(n_rules=h, order=order, random_state=s)
+                        .fit(X, y)
+                        .predict(X)
+                        - y
+                    )
+                    ** 2
+                )
+                for s in seeds
+            ]
+            for h in sizes
+        ]
+    )
     curves[name] = mse
     for h in (N // (n + 1) - 2, N // (n + 1), N - 2, N):
         row = mse[sizes == h][0]
-        print(f"{name}, {h:2d} rules: training MSE from {row.min():.1e} to {row.max():.1e} over {len(seeds)} seeds")
+        print(
+            f"{name}, {h:2d} rules: training MSE from {row.min():.1e} to {row.max():.1e} "
+            f"over {len(seeds)} seeds"
+        )
 
 # %%
 # The largest training MSE over five seeds, against the number of rules

@@ -26,7 +26,9 @@ X_test = rng.uniform(-2, 2, size=(400, 2))
 y_test = np.sin(X_test[:, 0]) * X_test[:, 1]
 
 model = RandomTSRegressor(n_rules=8, random_state=0).fit(X, y)
-print(f"R^2 on training data {model.score(X, y):.6f}, on new data {model.score(X_test, y_test):.6f}")
+print(
+    f"R^2 on training data {model.score(X, y):.6f}, on new data {model.score(X_test, y_test):.6f}"
+)
 
 # %%
 # The rules, with four significant digits. ``G(c, s)`` is a Gaussian set with

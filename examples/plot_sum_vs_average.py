@@ -26,8 +26,11 @@ grid = np.linspace(-8, 8, 801)[:, None]
 inside = np.abs(grid[:, 0]) <= 2
 for normalize, model in models.items():
     error = np.max(np.abs(model.predict(grid[inside]) - grid[inside, 0] ** 2))
-    print(f"normalize={normalize!s:5}: largest error on [-2, 2] {error:.1e}, "
-          f"output at x = -8: {model.predict([[-8.0]])[0]:.3g}, at x = 8: {model.predict([[8.0]])[0]:.3g}")
+    print(
+        f"normalize={normalize!s:5}: largest error on [-2, 2] {error:.1e}, "
+        f"output at x = -8: {model.predict([[-8.0]])[0]:.3g}, "
+        f"at x = 8: {model.predict([[8.0]])[0]:.3g}"
+    )
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")

@@ -44,8 +44,10 @@ new = van_der_pol(rng.uniform(-2, 2, size=(10, 2)), n_steps=1000, step=0.01)
 X_new, Y_new = new[:, :-1].reshape(-1, 2), new[:, 1:].reshape(-1, 2)
 errors = np.abs(model.predict(X_new) - Y_new).reshape(10, 1000, 2)
 worst = int(np.argmax(np.mean(errors**2, axis=(1, 2))))
-print(f"one-step MSE on the new trajectories {np.mean(errors**2):.2e}, "
-      f"on the worst one (number {worst}) {np.mean(errors[worst] ** 2):.2e}")
+print(
+    f"one-step MSE on the new trajectories {np.mean(errors**2):.2e}, "
+    f"on the worst one (number {worst}) {np.mean(errors[worst] ** 2):.2e}"
+)
 fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
 for m, name in enumerate(["x1(k+1)", "x2(k+1)"]):
     ax.semilogy(np.arange(1, 1001), errors[worst, :, m], linewidth=0.8, label=name)

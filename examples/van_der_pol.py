@@ -31,7 +31,7 @@ def identify_once(seed=0):
 
     one_step = narx.predict_one_step(model, phases["generalisation"])
     free_run = narx.simulate(model, phases["simulation"][:, :1], n_steps=settings.n_steps)
-    A, _, O = narx.linearize(model, [0.0, 0.0])
+    A, _, offset = narx.linearize(model, [0.0, 0.0])
     rules = narx.name_rules(model).to_text(precision=4).splitlines()[2:5]
     return "\n".join([
         f"training MSE      {np.mean((model.predict(X) - Y) ** 2):.3g}",
@@ -40,7 +40,7 @@ def identify_once(seed=0):
         f"free-run MSE      {np.mean((free_run - phases['simulation']) ** 2):.3g}"
         " (from the initial states only)",
         f"A at the origin   {np.array2string(A, precision=6)}  (Euler map: [[1, 0.01], [-0.01, 1.01]])",
-        f"O at the origin   {np.array2string(O, precision=2)}",
+        f"O at the origin   {np.array2string(offset, precision=2)}",
         *rules,
     ])
 

@@ -65,7 +65,8 @@ def _figure_one(table):
     one_step = narx.predict_one_step(rule_base, train)
     figure = Figure(figsize=(7.0, 7.6), layout="constrained")
     axes = figure.add_subplot()
-    for color, states, predicted in zip(_trajectory_colors(len(train)), train, one_step):
+    for color, states, predicted in zip(_trajectory_colors(len(train)), train, one_step,
+                                        strict=True):
         axes.plot(states[:, 0], states[:, 1], color=color, linewidth=2.4, alpha=0.55)
         axes.plot(predicted[:, 0], predicted[:, 1], color="white", linewidth=0.7, linestyle=(0, (3, 2)))
         axes.plot(states[0, 0], states[0, 1], "o", color=color, markersize=5)
@@ -100,7 +101,7 @@ def _figure_simulation(table):
     phase_axes, error_axes = figure.subplots(1, 2, width_ratios=(1.0, 1.25))
 
     solver = "lstsq" if "lstsq" in settings.solvers else settings.solvers[0]
-    for color, states in zip(_trajectory_colors(len(truth)), truth):
+    for color, states in zip(_trajectory_colors(len(truth)), truth, strict=True):
         phase_axes.plot(states[:, 0], states[:, 1], color=color, linewidth=2.6, alpha=0.45)
         phase_axes.plot(states[0, 0], states[0, 1], "o", color=color, markersize=5)
     for r in range(len(truth)):

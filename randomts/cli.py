@@ -174,10 +174,7 @@ def _fit(args):
                               standardize=args.standardize, alpha=args.alpha, random_state=args.seed)
     model.fit(X, Y)
     rmse = np.sqrt(np.mean((model.predict(X) - Y) ** 2, axis=0))
-    metadata = model.rule_base_.metadata
-    metadata["input_range"] = np.stack([X.min(axis=0), X.max(axis=0)], axis=1).tolist()
-    metadata["output_range"] = np.stack([Y.min(axis=0), Y.max(axis=0)], axis=1).tolist()
-    rule_base = model.rule_base_.replace(input_names=inputs, output_names=targets, metadata=metadata)
+    rule_base = model.rule_base_.replace(input_names=inputs, output_names=targets)
     saved = _save(rule_base, args.output, args.format)
     errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse))
     return (f"fitted {args.rules} rules on {X.shape[0]} samples of {inputs}; "

@@ -28,17 +28,18 @@ import numpy as np
 from tabulate import tabulate
 
 from . import membership as _membership
-from ._validation import check_int, check_real
+from ._validation import check_int, check_option, check_pair, check_real
 from .design import design_matrix, split_coefficients
 from .linearization import linearize
 from .narx import NARX
 from .rulebase import RuleBase
-from .solvers import solve_least_squares
-from .systems import van_der_pol
+from .solvers import SOLVERS, solve_least_squares
+from .systems import VAN_DER_POL_FORMS, van_der_pol
 from .text import format_rules
 
 __all__ = [
     "PAPER_TABLE1",
+    "ROW_KEYS",
     "Table1Settings",
     "Table1",
     "van_der_pol_dataset",
@@ -59,7 +60,7 @@ PAPER_TABLE1 = {
             "mse_generalisation": 3.1529e-9, "mse_simulation": 7.5266e-5},
 }
 
-#: The keys of a row of :attr:`Table1.rows` (and of the JSON output), in order.
+#: The keys of a row of ``Table1.rows`` (and of the JSON output), in order.
 ROW_KEYS = ("model", "solver", "n_rules", "fit_seconds", "solve_seconds", "mse_train",
             "mse_generalisation", "mse_simulation")
 
@@ -96,6 +97,15 @@ class Table1Settings:
         check_int(self.n_steps, "n_steps", low=1, owner="the demo")
         check_real(self.step, "step", low=0.0, low_inclusive=False, owner="the demo")
         check_real(self.initial_box, "initial_box", low=0.0, low_inclusive=False, owner="the demo")
+        check_real(self.lam, "lam", owner="the demo")
+        check_option(self.form, "form", VAN_DER_POL_FORMS, owner="the demo")
+        check_real(self.center_variance, "center_variance", low=0.0, low_inclusive=False,
+                   owner="the demo")
+        check_pair(self.width_range, "width_range", low=0.0, owner="the demo")
+        if not self.solvers:
+            raise ValueError("The 'solvers' parameter of the demo must name at least one solver.")
+        for solver in self.solvers:
+            check_option(solver, "solvers", SOLVERS, owner="the demo")
 
     @property
     def elm_nodes(self) -> int:
@@ -307,7 +317,7 @@ def run_table1(settings=None, *, progress=None):
         phases = van_der_pol_phases(settings, np.random.default_rng(data_seed))
         X, Y = narx.regressors(phases["train"])
         rule_bases, simulated = {}, {}
-        for (model, order), seed_sequence in zip(models, model_seeds):
+        for (model, order), seed_sequence in zip(models, model_seeds, strict=True):
             seed = int(seed_sequence.generate_state(1)[0])
 
             def draw(model=model, seed=seed):
@@ -455,7 +465,7 @@ def _linearisation(table):
     """The section 5.4 reading: the last SLM linearised at the origin, against the Euler map."""
     solver = "lstsq" if "lstsq" in table.settings.solvers else table.settings.solvers[0]
     rule_base = table.last["rule_bases"]["SLM", solver]
-    A, _, O = linearize(rule_base, np.zeros(2))
+    A, _, offset = linearize(rule_base, np.zeros(2))
     dt, lam = table.settings.step, table.settings.lam
     sign = 1.0 if table.settings.form == "standard" else -1.0
     exact = np.array([[1.0, dt], [-dt, 1.0 + sign * lam * dt]])
@@ -467,7 +477,7 @@ def _linearisation(table):
     return "\n".join([
         f"Local linear model at the origin (section 5.4) of the last SLM ({solver}), "
         "x(k) ~ A x(k-1) + O:",
-        f"  A = {matrix(A)}, O = [{O[0]:+.1e} {O[1]:+.1e}]",
+        f"  A = {matrix(A)}, O = [{offset[0]:+.1e} {offset[1]:+.1e}]",
         f"  the Euler map's Jacobian [[1, dt], [-dt, 1 + lambda dt]] = {matrix(exact)}",
         f"  |A - Jacobian| <= {np.max(np.abs(A - exact)):.1e}; eigenvalues of A "
         f"{eigenvalues[0]:.6f}, {eigenvalues[1]:.6f} (|.| = {np.abs(eigenvalues[0]):.6f}: "
@@ -491,7 +501,7 @@ def _header(settings):
         f"          a_i ~ N(0, {settings.center_variance:g} I), "
         f"b_i ~ U({settings.width_range[0]:g}, {settings.width_range[1]:g}), "
         "drawn anew every repeat",
-        f"  solvers 'pinv' (the paper's pinv(K) * Y) and 'lstsq' (exact, LAPACK gelsy)",
+        "  solvers 'pinv' (the paper's pinv(K) * Y) and 'lstsq' (exact least squares, QR-based)",
         f"  runs    {settings.repeats} repeat(s), seed {settings.seed}; means over the repeats; "
         f"timings after one untimed warm-up fit;",
         f"          Python {platform.python_version()}, numpy {np.__version__}, "

@@ -63,7 +63,9 @@ def _merge_streams(*streams):
 def _as_row_chunked(da, array, name, n_columns=None):
     array = da.asarray(array)
     if array.ndim not in (1, 2) or (name == "X" and array.ndim != 2):
-        raise ValueError(f"{name} must be a 2-D dask array (rows, columns); got shape {array.shape}.")
+        raise ValueError(
+            f"{name} must be a 2-D dask array (rows, columns); got shape {array.shape}."
+        )
     if n_columns is not None and array.shape[1] != n_columns:
         raise ValueError(
             f"X has {array.shape[1]} features, but this rule base is expecting {n_columns} "
@@ -140,7 +142,7 @@ def fit_consequents_dask(
     y_blocks = Y.to_delayed().ravel()
     level = [
         dask.delayed(_chunk_stream, pure=True)(rules, xb, yb, n_outputs, order, solver)
-        for xb, yb in zip(x_blocks, y_blocks)
+        for xb, yb in zip(x_blocks, y_blocks, strict=True)
     ]
     while len(level) > 1:
         level = [

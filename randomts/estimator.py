@@ -175,6 +175,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         )
         self._stream = None
         self._y_ndim = y.ndim
+        self._record_ranges(X, Y, reset=True)
         self._set_rule_base(rule_base, X.shape[0])
         return self
 
@@ -236,6 +237,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 )
             U = X if self._scaling is None else (X - self._scaling[0]) / self._scaling[1]
         self._stream.update(U, Y)
+        self._record_ranges(X, Y, reset=first)
         alpha = check_real(self.alpha, "alpha", low=0.0, owner=type(self).__name__)
         self._set_rule_base(self._stream.rule_base(alpha), self._stream.n_samples)
         return self
@@ -283,14 +285,32 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         )
         return U, antecedents
 
+    def _record_ranges(self, X, Y, *, reset):
+        """Keep the per-variable ``[min, max]`` of the inputs and outputs seen so far."""
+        low = np.concatenate([X.min(axis=0), Y.min(axis=0)])
+        high = np.concatenate([X.max(axis=0), Y.max(axis=0)])
+        if not reset:
+            low = np.minimum(low, self._ranges[0])
+            high = np.maximum(high, self._ranges[1])
+        self._ranges = (low, high)
+
     def _set_rule_base(self, rule_base, n_samples):
-        """Store the fitted rule base, in the data's own units, with its provenance."""
+        """Store the fitted rule base, in the data's own units, with its provenance.
+
+        The metadata record the training ranges (``input_range``,
+        ``output_range``: ``[min, max]`` per variable), which the FIS and FLL
+        writers use as the variables' ranges.
+        """
+        low, high = self._ranges
+        n_features = rule_base.n_features
         metadata = {
             "library": "randomts",
             "library_version": _library_version(),
             "estimator": type(self).__name__,
             "params": _jsonable(self.get_params()),
             "n_samples_fit": int(n_samples),
+            "input_range": np.column_stack([low[:n_features], high[:n_features]]).tolist(),
+            "output_range": np.column_stack([low[n_features:], high[n_features:]]).tolist(),
         }
         if self._scaling is not None:
             mean, scale = self._scaling

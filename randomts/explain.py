@@ -156,7 +156,7 @@ def explain(rule_base, x, top=None) -> Explanation:
         One input.
     top : int, optional
         List only the ``top`` rules with the largest firing strengths (ties in
-        rule order); the others are summed into :attr:`Explanation.remainder`.
+        rule order); the others are summed into ``Explanation.remainder``.
         None lists every rule.
 
     Returns

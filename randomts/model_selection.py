@@ -92,7 +92,12 @@ class RulesSelection:
 
 def _check_alphas(alphas):
     alphas = np.asarray(alphas, dtype=float)
-    if alphas.ndim != 1 or alphas.size == 0 or not np.all(np.isfinite(alphas)) or np.any(alphas <= 0):
+    if (
+        alphas.ndim != 1
+        or alphas.size == 0
+        or not np.all(np.isfinite(alphas))
+        or np.any(alphas <= 0)
+    ):
         raise ValueError(
             f"alphas must be a non-empty 1-D grid of finite values > 0; got {alphas!r}."
         )
@@ -133,7 +138,9 @@ def ridge_alpha_curve(K, Y, alphas=None, *, criterion="loo"):
     K = check_matrix(K, "K", column_label="columns")
     Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
     if Y.shape[0] != K.shape[0]:
-        raise ValueError(f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}.")
+        raise ValueError(
+            f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
+        )
     n_samples, n_columns = K.shape
     factor = LeastSquaresAccumulator(n_columns, Y.shape[1]).update(K, Y).factor
     R11 = np.triu(factor[:n_columns, :n_columns])
@@ -192,7 +199,9 @@ def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
     order = check_int_option(order, "order", (0, 1))
     X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
     Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    selection = ridge_alpha_curve(antecedents.design_matrix(X, order=order), Y, alphas, criterion=criterion)
+    selection = ridge_alpha_curve(
+        antecedents.design_matrix(X, order=order), Y, alphas, criterion=criterion
+    )
     coef, intercept = split_coefficients(
         selection.coefficients, antecedents.n_rules, antecedents.n_features, order=order
     )
@@ -201,7 +210,7 @@ def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
 
 
 def _leading_factor(factor, n_columns, n_total):
-    """The factor of ``[K[:, :n_columns] Y]`` from the factor of ``[K Y]`` (``n_total`` columns of K)."""
+    """The factor of ``[K[:, :n_columns] Y]`` from that of ``[K Y]`` (``n_total`` columns)."""
     n_outputs = factor.shape[0] - n_total
     keep = np.r_[np.arange(n_columns), n_total + np.arange(n_outputs)]
     return np.asfortranarray(factor[np.ix_(keep, keep)])
@@ -258,15 +267,20 @@ def select_n_rules(
     X = check_matrix(X, "X", n_columns=antecedents.n_features, owner=owner)
     X_val = check_matrix(X_val, "X_val", n_columns=antecedents.n_features, owner=owner)
     Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    Y_val = check_matrix(Y_val, "Y_val", allow_1d=True, column_label="outputs", n_columns=Y.shape[1])
+    Y_val = check_matrix(
+        Y_val, "Y_val", allow_1d=True, column_label="outputs", n_columns=Y.shape[1]
+    )
     if X.shape[0] != Y.shape[0] or X_val.shape[0] != Y_val.shape[0]:
         raise ValueError("X and Y (and X_val and Y_val) must have the same number of rows.")
     h_max = antecedents.n_rules
     if n_rules is None:
         n_rules = np.unique(np.linspace(1, h_max, num=min(10, h_max)).round().astype(int))
     grid = np.asarray(n_rules)
-    if grid.ndim != 1 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer) or (
-        grid.min() < 1 or grid.max() > h_max
+    if (
+        grid.ndim != 1
+        or grid.size == 0
+        or not np.issubdtype(grid.dtype, np.integer)
+        or (grid.min() < 1 or grid.max() > h_max)
     ):
         raise ValueError(
             f"n_rules must be a non-empty sequence of ints in [1, {h_max}]; got {n_rules!r}."
@@ -284,7 +298,9 @@ def select_n_rules(
         else:
             factor = _leading_factor(shared.factor, h * per_rule, h_max * per_rule)
             if SOLVER_FACTOR[solver] == "r":
-                gamma = solve_r(factor, h * per_rule, solver=solver, alpha=alpha, n_samples=X.shape[0])
+                gamma = solve_r(
+                    factor, h * per_rule, solver=solver, alpha=alpha, n_samples=X.shape[0]
+                )
             else:
                 gamma = solve_gram(factor, h * per_rule, alpha=alpha, n_samples=X.shape[0])
             coef, intercept = split_coefficients(gamma, int(h), subset.n_features, order=order)
@@ -294,4 +310,6 @@ def select_n_rules(
         training.append(np.mean((rb.predict(X) - Y) ** 2))
         fitted.append(rb)
     best = int(np.argmin(validation))
-    return RulesSelection(int(grid[best]), grid, np.array(validation), np.array(training), fitted[best])
+    return RulesSelection(
+        int(grid[best]), grid, np.array(validation), np.array(training), fitted[best]
+    )

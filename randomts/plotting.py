@@ -48,7 +48,8 @@ def _pyplot():
         import matplotlib.pyplot as plt
     except ImportError as exc:
         raise ImportError(
-            "randomts.plotting needs matplotlib; install the plot extra: pip install 'randomts[plot]'."
+            "randomts.plotting needs matplotlib; install the plot extra: "
+            "pip install 'randomts[plot]'."
         ) from exc
     return plt
 
@@ -83,6 +84,16 @@ def _index(value, names, what):
     return int(value)
 
 
+def _feature_pair(rule_base, features):
+    """Positions of two different inputs given by position or name."""
+    if not isinstance(features, (tuple, list)) or len(features) != 2:
+        raise ValueError(f"features must be a pair of inputs; got {features!r}.")
+    k0, k1 = (_index(f, rule_base.input_names, "feature") for f in features)
+    if k0 == k1:
+        raise ValueError(f"features must name two different inputs; got {features!r}.")
+    return k0, k1
+
+
 def _rule_indices(rule_base, rules):
     if rules is None:
         return np.arange(rule_base.n_rules)
@@ -112,7 +123,9 @@ def _range(value, rule_base, k, X, name):
 def _fixed_inputs(rule_base, X, fixed):
     """The values the inputs not plotted are held at: ``fixed``, else the data mean, else 0."""
     if fixed is not None:
-        return check_matrix(fixed, "fixed", ndim=1, n_columns=rule_base.n_features, owner="the model")
+        return check_matrix(
+            fixed, "fixed", ndim=1, n_columns=rule_base.n_features, owner="the model"
+        )
     if X is not None:
         return X.mean(axis=0)
     return np.zeros(rule_base.n_features)
@@ -194,8 +207,9 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
     ----------
     model : RuleBase or fitted estimator
         The rules.
-    X : array-like of shape (n_samples, n_features) or (n_trajectories, n_steps, n_features), optional
-        Data to draw under the rules: points, or one line per trajectory.
+    X : array-like, optional
+        Data to draw under the rules: points, shape (n_samples, n_features), or
+        one line per trajectory, shape (n_trajectories, n_steps, n_features).
     features : (int or str, int or str), default=(0, 1)
         The two inputs, by position or name (horizontal, vertical).
     n_sigmas : float or None, default=1.0
@@ -223,11 +237,7 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
     (5, 'rule centres')
     """
     rule_base = _rule_base(model, "plot_rule_centers")
-    if not isinstance(features, (tuple, list)) or len(features) != 2:
-        raise ValueError(f"features must be a pair of inputs; got {features!r}.")
-    k0, k1 = (_index(f, rule_base.input_names, "feature") for f in features)
-    if k0 == k1:
-        raise ValueError(f"features must name two different inputs; got {features!r}.")
+    k0, k1 = _feature_pair(rule_base, features)
     index = _rule_indices(rule_base, rules)
     if n_sigmas is not None:
         n_sigmas = check_real(n_sigmas, "n_sigmas", low=0.0, low_inclusive=False)
@@ -235,10 +245,17 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
     points = [rule_base.centers[index][:, [k0, k1]]]
     if X is not None:
         if np.ndim(X) == 3:
-            trajectories = check_matrix(X, "X", ndim=3, n_columns=rule_base.n_features, owner="the model")
+            trajectories = check_matrix(
+                X, "X", ndim=3, n_columns=rule_base.n_features, owner="the model"
+            )
             for r, trajectory in enumerate(trajectories):
-                ax.plot(trajectory[:, k0], trajectory[:, k1], color="0.6", linewidth=0.8,
-                        label="data" if r == 0 else "_nolegend_")
+                ax.plot(
+                    trajectory[:, k0],
+                    trajectory[:, k1],
+                    color="0.6",
+                    linewidth=0.8,
+                    label="data" if r == 0 else "_nolegend_",
+                )
             data = trajectories.reshape(-1, rule_base.n_features)
         else:
             data = _check_data(X, rule_base)
@@ -248,18 +265,34 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
         from matplotlib.patches import Ellipse
 
         for i in index:
-            ax.add_patch(Ellipse(
-                (rule_base.centers[i, k0], rule_base.centers[i, k1]),
-                width=2 * n_sigmas * rule_base.sigmas[i, k0],
-                height=2 * n_sigmas * rule_base.sigmas[i, k1],
-                fill=False, edgecolor="tab:blue", alpha=0.5, linewidth=0.8,
-            ))
-    ax.plot(rule_base.centers[index, k0], rule_base.centers[index, k1], "o", color="black",
-            markersize=4, label="rule centres")
+            ax.add_patch(
+                Ellipse(
+                    (rule_base.centers[i, k0], rule_base.centers[i, k1]),
+                    width=2 * n_sigmas * rule_base.sigmas[i, k0],
+                    height=2 * n_sigmas * rule_base.sigmas[i, k1],
+                    fill=False,
+                    edgecolor="tab:blue",
+                    alpha=0.5,
+                    linewidth=0.8,
+                )
+            )
+    ax.plot(
+        rule_base.centers[index, k0],
+        rule_base.centers[index, k1],
+        "o",
+        color="black",
+        markersize=4,
+        label="rule centres",
+    )
     if index.size <= _MAX_LABELLED_RULES:
         for i in index:
-            ax.annotate(f"R{i + 1}", (rule_base.centers[i, k0], rule_base.centers[i, k1]),
-                        xytext=(4, 4), textcoords="offset points", fontsize="small")
+            ax.annotate(
+                f"R{i + 1}",
+                (rule_base.centers[i, k0], rule_base.centers[i, k1]),
+                xytext=(4, 4),
+                textcoords="offset points",
+                fontsize="small",
+            )
     everything = np.vstack(points)
     low, high = everything.min(axis=0), everything.max(axis=0)
     pad = 0.05 * np.where(high > low, high - low, 1.0)
@@ -275,15 +308,27 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
     return ax
 
 
-def _grid_inputs(rule_base, k0, k1, g0, g1, fixed):
+def _grid_inputs(k0, k1, g0, g1, fixed):
+    """Rows of ``fixed`` with inputs ``k0`` and ``k1`` replaced by the grid ``(g0, g1)``."""
     inputs = np.tile(fixed, (g0.size, 1))
     inputs[:, k0] = g0.ravel()
     inputs[:, k1] = g1.ravel()
     return inputs
 
 
-def plot_surface(model, X=None, *, features=(0, 1), output=0, kind="contour", x_range=None,
-                 y_range=None, fixed=None, n_points=60, ax=None):
+def plot_surface(
+    model,
+    X=None,
+    *,
+    features=(0, 1),
+    output=0,
+    kind="contour",
+    x_range=None,
+    y_range=None,
+    fixed=None,
+    n_points=60,
+    ax=None,
+):
     """A model's output over two of its inputs, the others held fixed.
 
     Parameters
@@ -329,11 +374,7 @@ def plot_surface(model, X=None, *, features=(0, 1), output=0, kind="contour", x_
     True
     """
     rule_base = _rule_base(model, "plot_surface")
-    if not isinstance(features, (tuple, list)) or len(features) != 2:
-        raise ValueError(f"features must be a pair of inputs; got {features!r}.")
-    k0, k1 = (_index(f, rule_base.input_names, "feature") for f in features)
-    if k0 == k1:
-        raise ValueError(f"features must name two different inputs; got {features!r}.")
+    k0, k1 = _feature_pair(rule_base, features)
     m = _index(output, rule_base.output_names, "output")
     if kind not in ("contour", "surface"):
         raise ValueError(f"The 'kind' parameter must be 'contour' or 'surface'; got {kind!r}.")
@@ -342,7 +383,7 @@ def plot_surface(model, X=None, *, features=(0, 1), output=0, kind="contour", x_
     x0 = np.linspace(*_range(x_range, rule_base, k0, X, "x_range"), n_points)
     x1 = np.linspace(*_range(y_range, rule_base, k1, X, "y_range"), n_points)
     g0, g1 = np.meshgrid(x0, x1)
-    inputs = _grid_inputs(rule_base, k0, k1, g0, g1, _fixed_inputs(rule_base, X, fixed))
+    inputs = _grid_inputs(k0, k1, g0, g1, _fixed_inputs(rule_base, X, fixed))
     Z = rule_base.predict(inputs)[:, m].reshape(g0.shape)
     name = rule_base.output_names[m]
     if kind == "surface":
@@ -354,16 +395,29 @@ def plot_surface(model, X=None, *, features=(0, 1), output=0, kind="contour", x_
         contours = ax.contourf(g0, g1, Z, levels=20, cmap="viridis")
         ax.figure.colorbar(contours, ax=ax, label=name)
         if X is not None:
-            ax.scatter(X[:, k0], X[:, k1], s=3, color="white", edgecolors="none", alpha=0.6,
-                       label="data")
+            ax.scatter(
+                X[:, k0], X[:, k1], s=3, color="white", edgecolors="none", alpha=0.6, label="data"
+            )
     ax.set_xlabel(rule_base.input_names[k0])
     ax.set_ylabel(rule_base.input_names[k1])
     ax.set_title(f"{name} over ({rule_base.input_names[k0]}, {rule_base.input_names[k1]})")
     return ax
 
 
-def plot_local_models(model, feature=0, *, output=0, X=None, y=None, fixed=None, n_sigmas=1.0,
-                      rules=None, x_range=None, n_points=400, ax=None):
+def plot_local_models(
+    model,
+    feature=0,
+    *,
+    output=0,
+    X=None,
+    y=None,
+    fixed=None,
+    n_sigmas=1.0,
+    rules=None,
+    x_range=None,
+    n_points=400,
+    ax=None,
+):
     """Each rule's linear consequent drawn around its centre, over one input.
 
     Rule ``i``'s consequent ``A_i x + b_i`` is drawn as a segment over
@@ -439,14 +493,27 @@ def plot_local_models(model, feature=0, *, output=0, X=None, y=None, fixed=None,
         points = np.tile(base, (3, 1))
         points[:, k] = [center - half, center, center + half]
         values = rule_base.rule_outputs(points)[:, i, m]
-        ax.plot(points[:, k], values, "-", marker="o", markevery=[1], markersize=4,
-                linewidth=1.5, alpha=0.8, label=f"R{i + 1}")
+        ax.plot(
+            points[:, k],
+            values,
+            "-",
+            marker="o",
+            markevery=[1],
+            markersize=4,
+            linewidth=1.5,
+            alpha=0.8,
+            label=f"R{i + 1}",
+        )
     if X is not None and y is not None:
         Y = check_matrix(y, "y", allow_1d=True, column_label="outputs")
         if Y.shape[0] != X.shape[0]:
-            raise ValueError(f"X and y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}.")
+            raise ValueError(
+                f"X and y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
         if Y.shape[1] != rule_base.n_outputs:
-            raise ValueError(f"y has {Y.shape[1]} outputs, but the model has {rule_base.n_outputs}.")
+            raise ValueError(
+                f"y has {Y.shape[1]} outputs, but the model has {rule_base.n_outputs}."
+            )
         ax.scatter(X[:, k], Y[:, m], s=5, color="0.6", zorder=0, label="data")
         curve = np.concatenate([curve, Y[:, m]])
     # the view is the model's (and the data's): wide or steep consequents are clipped
@@ -456,7 +523,9 @@ def plot_local_models(model, feature=0, *, output=0, X=None, y=None, fixed=None,
     ax.set_ylim(bottom - pad, top + pad)
     ax.set_xlabel(rule_base.input_names[k])
     ax.set_ylabel(rule_base.output_names[m])
-    ax.set_title(f"Local linear models of {rule_base.output_names[m]} over {rule_base.input_names[k]}")
+    ax.set_title(
+        f"Local linear models of {rule_base.output_names[m]} over {rule_base.input_names[k]}"
+    )
     if index.size <= _MAX_LABELLED_RULES:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     return ax
@@ -492,7 +561,8 @@ def plot_predicted_vs_true(y_true, y_pred, *, output_names=None, ax=None):
     Y_pred = check_matrix(y_pred, "y_pred", allow_1d=True, column_label="outputs")
     if Y_true.shape != Y_pred.shape:
         raise ValueError(
-            f"y_true and y_pred must have the same shape; got {np.shape(y_true)} and {np.shape(y_pred)}."
+            "y_true and y_pred must have the same shape; "
+            f"got {np.shape(y_true)} and {np.shape(y_pred)}."
         )
     n_outputs = Y_true.shape[1]
     if output_names is None:

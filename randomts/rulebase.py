@@ -19,6 +19,7 @@ from typing import Iterator
 import numpy as np
 
 from . import membership as _membership
+from ._threads import single_blas_thread
 from ._validation import (
     check_int,
     check_int_option,
@@ -39,8 +40,9 @@ from .solvers import SOLVERS, solve_least_squares
 
 __all__ = ["Rule", "RuleBase"]
 
-# Rows of X evaluated at once: bounds the (chunk, n_rules) work arrays.
-_CHUNK_ELEMENTS = 1 << 22
+# Firing strengths evaluated at once by ``predict``: blocks of about 2^17 (1 MiB) stay in
+# cache (see benchmarks/) and bound the work arrays whatever n_samples.
+_CHUNK_ELEMENTS = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -520,10 +522,6 @@ class RuleBase:
     def _check_X(self, X):
         return check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
 
-    def _row_chunks(self, n_samples):
-        step = max(1, _CHUNK_ELEMENTS // max(self.n_rules * max(self.n_outputs, 1), 1))
-        return (slice(start, min(start + step, n_samples)) for start in range(0, n_samples, step))
-
     def memberships(self, X) -> np.ndarray:
         """Membership grade of each input in each rule's Gaussian set (``gaussmf``).
 
@@ -641,20 +639,22 @@ class RuleBase:
             # one GEMM per block: W @ [A_i | b_i] gives every output's slopes and constant
             theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
             theta = theta.reshape(self.n_rules, -1)  # (n_rules, n_outputs * (n_features + 1))
-        # Blocks of about 2^17 strengths (1 MiB) stay in cache (see benchmarks/).
-        step = max(1, (1 << 17) // self.n_rules)
-        for start in range(0, n_samples, step):
-            rows = slice(start, min(start + step, n_samples))
-            Xc = X[rows]
-            W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=self._normalize)
-            if not linear:
-                np.matmul(W, self._intercept, out=Y[rows])
-                continue
-            mixed = (W @ theta).reshape(Xc.shape[0], self.n_outputs, n_features + 1)
-            Yc = Y[rows]
-            Yc[...] = mixed[:, :, n_features]
-            for k in range(n_features):
-                Yc += mixed[:, :, k] * Xc[:, k, None]
+        # Blocks of _CHUNK_ELEMENTS strengths; their thin GEMMs run on one BLAS thread
+        # (see randomts._threads).
+        step = max(1, _CHUNK_ELEMENTS // self.n_rules)
+        with single_blas_thread():
+            for start in range(0, n_samples, step):
+                rows = slice(start, min(start + step, n_samples))
+                Xc = X[rows]
+                W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=self._normalize)
+                if not linear:
+                    np.matmul(W, self._intercept, out=Y[rows])
+                    continue
+                mixed = (W @ theta).reshape(Xc.shape[0], self.n_outputs, n_features + 1)
+                Yc = Y[rows]
+                Yc[...] = mixed[:, :, n_features]
+                for k in range(n_features):
+                    Yc += mixed[:, :, k] * Xc[:, k, None]
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
@@ -723,7 +723,23 @@ class RuleBase:
 
     # ------------------------------------------------------------------- text
     def to_text(self, precision=None) -> str:
-        """The rules as numbered IF-THEN lines (see :mod:`randomts.text`)."""
+        """The rules as numbered IF-THEN lines (see :mod:`randomts.text`).
+
+        Parameters
+        ----------
+        precision : int, optional
+            Significant digits; None (default) writes every number losslessly.
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0 / 3.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> print(rb.to_text(precision=3))
+        # Takagi-Sugeno rule base: 1 rules, inputs (x1), outputs (y)
+        # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+        R1: IF x1 is G(0, 0.333) THEN y = 1 + 2*x1
+        >>> rb.to_text().splitlines()[2]
+        'R1: IF x1 is G(0.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
+        """
         from .text import format_rules
 
         return format_rules(self, precision=precision)

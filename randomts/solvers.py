@@ -9,26 +9,31 @@ All minimise ``||K Gamma - Y||_F^2 + alpha ||Gamma||_F^2``; with
 ========== ========================================== =====================================
 solver     method and cost                            accuracy
 ========== ========================================== =====================================
-"lstsq"    LAPACK ``gelsy``: QR with column pivoting, Backward stable. Rank decided at
-           then a complete orthogonal factorisation;  ``eps * s_max``, so on rank-deficient,
-           about ``2 N p^2`` flops.                   ill-conditioned ``K`` (the paper's
-                                                      Van der Pol data, cond ~ 1e16) it
-                                                      reaches the residual floor: training
-                                                      MSE ~ 1e-27.
+"lstsq"    Householder QR of ``[K Y]``, 512 rows at a Backward stable. Rank decided at
+           time (LAPACK ``tpqrt``: ``2 N q^2``        ``eps * s_max``, so on rank-deficient,
+           flops, ``q = p + n_outputs``, never a      ill-conditioned ``K`` (the paper's
+           copy of ``K``), then LAPACK ``gelsy``      Van der Pol data, cond ~ 1e16) it
+           (QR with column pivoting, minimum norm)    reaches the residual floor: training
+           on the ``p x p`` triangle ``R11``:         MSE ~ 1e-28.
+           ``min ||R11 Gamma - Q^T Y||`` has the
+           minimisers of ``min ||K Gamma - Y||``.
 "pinv"     The paper's algorithm, as MATLAB's         Forming ``K^+`` explicitly rounds
            ``pinv(K) * Y``: the Moore-Penrose         entries of size ``1/s_min``, so the
            pseudo-inverse by SVD with MATLAB's        fit stops near 1e-12 on the Van der
            tolerance ``max(N, p) * eps * s_max`` is   Pol data (the paper reports 2.4e-11).
            formed, then applied. About ``6 N p^2 +
            8 p^3`` flops; the slowest.
-"cholesky" Normal equations ``(K^T K + alpha I)``     Squares the condition number: use
-           factored by Cholesky: ``N p^2 + p^3/3``    with ``alpha > 0`` (ridge). Falls back
-           flops, the fastest. Falls back to the      to the SVD (factors applied to ``Y``)
-           SVD when the factorisation fails.          when the factorisation fails.
+"cholesky" Normal equations ``(K^T K + alpha I)``:    Squares the condition number: use
+           one BLAS ``syrk`` on ``K`` where it lies   with ``alpha > 0`` (ridge). Falls back
+           (``N p^2`` flops), then Cholesky           to the SVD (factors applied to ``Y``)
+           (``p^3/3``); the fastest.                  when the factorisation fails.
 ========== ========================================== =====================================
 
+The QR and Gram accumulations are those of :mod:`randomts.accumulators`, which
+also fit rows streamed in chunks or spread over a cluster.
+
 With ``alpha > 0``, ``"lstsq"`` solves the augmented system
-``[K; sqrt(alpha) I] Gamma = [Y; 0]`` by QR and ``"pinv"`` filters the singular
+``[R11; sqrt(alpha) I] Gamma = [Q^T Y; 0]`` by QR and ``"pinv"`` filters the singular
 values, ``s / (s^2 + alpha)``: both give the exact ridge solution.
 """
 

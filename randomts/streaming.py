@@ -146,8 +146,8 @@ class ConsequentStream:
 
     def __repr__(self):
         return (
-            f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, order={self.order}, "
-            f"solver={self.solver!r}, n_samples={self.n_samples})"
+            f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, "
+            f"order={self.order}, solver={self.solver!r}, n_samples={self.n_samples})"
         )
 
 
@@ -173,32 +173,73 @@ def iter_chunks(X, Y, chunk_rows=65536):
 
 
 def npy_chunks(X_path, Y_path, chunk_rows=65536):
-    """Row chunks of two ``.npy`` files, memory-mapped (never loaded whole).
+    """Row chunks of two ``.npy`` files, read from disk a chunk at a time.
+
+    Each chunk is read with plain file reads into a fresh array (not a
+    memory map, whose pages would stay resident), so memory stays at one
+    chunk whatever the file size.
 
     Returns
     -------
-    iterator of (ndarray, ndarray)
+    iterable of (ndarray, ndarray)
         With a ``len()`` (the number of chunks), so a progress bar knows its total.
 
     Examples
     --------
     >>> import numpy as np, os, tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> np.save(os.path.join(folder, "X.npy"), np.ones((5, 2)))
+    >>> np.save(os.path.join(folder, "X.npy"), np.arange(10.0).reshape(5, 2))
     >>> np.save(os.path.join(folder, "Y.npy"), np.ones(5))
     >>> chunks = npy_chunks(os.path.join(folder, "X.npy"), os.path.join(folder, "Y.npy"), 2)
     >>> len(chunks), [x.shape for x, _ in chunks]
     (3, [(2, 2), (2, 2), (1, 2)])
+    >>> next(iter(chunks))[0]
+    array([[0., 1.],
+           [2., 3.]])
     """
-    X = np.load(X_path, mmap_mode="r")
-    Y = np.load(Y_path, mmap_mode="r")
+    X = _NpyRows(X_path, "X_path")
+    Y = _NpyRows(Y_path, "Y_path")
     return _SizedChunks(X, Y, check_int(chunk_rows, "chunk_rows", low=1))
+
+
+class _NpyRows:
+    """Rows of a C-ordered ``.npy`` file, sliced by reading the file."""
+
+    def __init__(self, path, name):
+        self.path = path
+        with open(path, "rb") as file:
+            version = np.lib.format.read_magic(file)
+            if version == (1, 0):
+                header = np.lib.format.read_array_header_1_0(file)
+            else:
+                header = np.lib.format.read_array_header_2_0(file)
+            shape, fortran_order, dtype = header
+            self.offset = file.tell()
+        if fortran_order or len(shape) not in (1, 2) or dtype.hasobject:
+            raise ValueError(
+                f"{name} must be a C-ordered 1-D or 2-D numeric .npy file; got shape {shape}, "
+                f"dtype {dtype}, fortran_order={fortran_order} in {str(path)!r}."
+            )
+        self.shape, self.dtype = shape, dtype
+        self.row_items = int(np.prod(shape[1:], dtype=np.int64))
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __getitem__(self, rows):
+        start, stop, _ = rows.indices(self.shape[0])
+        count = max(0, stop - start) * self.row_items
+        offset = self.offset + start * self.row_items * self.dtype.itemsize
+        data = np.fromfile(self.path, dtype=self.dtype, count=count, offset=offset)
+        return data.reshape((-1,) + tuple(self.shape[1:]))
 
 
 class _SizedChunks:
     def __init__(self, X, Y, chunk_rows):
         if len(X) != len(Y):
-            raise ValueError(f"X and Y must have the same number of rows; got {len(X)} and {len(Y)}.")
+            raise ValueError(
+                f"X and Y must have the same number of rows; got {len(X)} and {len(Y)}."
+            )
         self.X, self.Y, self.chunk_rows = X, Y, chunk_rows
 
     def __len__(self):

@@ -10,7 +10,7 @@ The format, line by line::
 - ``G(c, s)`` is the Gaussian set with centre ``c`` and standard deviation
   ``s`` in the data's own units.
 - A consequent is written in full: the constant first, then one
-  ``coefficient*name`` term per input, joined by `` + `` or `` - ``.
+  ``coefficient*name`` term per input, joined by ``+`` or ``-`` with a space on each side.
 - With several outputs the ``THEN`` is followed by one indented line per
   output: ``    y1 = ...``.
 - ``precision=None`` writes every number with ``repr`` (shortest text that
@@ -21,8 +21,9 @@ The format, line by line::
   quotes.
 
 :func:`parse_rules` reads this text back (both ``#`` header lines are
-required; other ``#`` lines and blank lines are ignored; an input missing
-from an equation has coefficient 0). Text written with ``precision=None``
+required; other ``#`` lines and blank lines are ignored; rules start at the
+beginning of a line and equations on their own lines are indented; an input
+missing from an equation has coefficient 0). Text written with ``precision=None``
 reads back to the same arrays, bit for bit. :func:`format_table` writes the
 same numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
 format.
@@ -97,7 +98,7 @@ def _equation(constant, slopes, input_names, precision):
 
 
 def format_rule(rule_base, index, precision=None) -> str:
-    """One rule as ``R<k>: IF ... THEN ...`` (``k`` counts from 1).
+    """One rule as the line ``R<k>: IF <antecedent> THEN <consequent>`` (``k`` counts from 1).
 
     Examples
     --------
@@ -420,11 +421,10 @@ def parse_rules(text, *, metadata=None):
             continue
         if header is None:
             raise FormatError(f"expected the header line {_HEADER!r} first", line=number, text=raw)
-        start = _RULE_START.match(line)
+        start = None if raw[:1].isspace() else _RULE_START.match(raw)  # equations are indented
         if start:
             scan = _Scanner(raw, number)
-            scan.skip()
-            scan.pos += start.end()
+            scan.pos = start.end()
             rule = _RuleText(start.group(1), number, raw, *_parse_antecedent(scan))
             if not scan.at_end():
                 rule.equations.append((number, *_parse_equation(scan, rule.names), raw))

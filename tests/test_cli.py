@@ -235,7 +235,8 @@ def test_the_console_script_runs_end_to_end(tmp_path, data_csv):
     """Real processes: a fit that saves a model, and an error that must not show a traceback."""
     model = tmp_path / "model.fis"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    command = [sys.executable, "-m", "randomts.cli"]
+    script = os.path.join(os.path.dirname(sys.executable), "randomts")  # the console script
+    command = [script] if os.path.exists(script) else [sys.executable, "-m", "randomts.cli"]
     fit = subprocess.run(
         command
         + [

@@ -128,7 +128,7 @@ def test_table_from_the_json_equals_the_per_repeat_means():
 def test_same_seed_gives_the_same_errors():
     settings = Table1Settings(repeats=1, n_rules=8, n_steps=60, n_trajectories=3)
     first, second = run_table1(settings), run_table1(settings)
-    for a, b in zip(first.rows, second.rows):
+    for a, b in zip(first.rows, second.rows, strict=True):
         assert [a[k] for k in ROW_KEYS[5:]] == [b[k] for k in ROW_KEYS[5:]]
 
 
@@ -165,3 +165,19 @@ def test_example_script_runs(capsys):
     namespace = runpy.run_path(str(path), run_name="example")
     text = namespace["identify_once"](seed=1)
     assert "one-step MSE" in text and "free-run MSE" in text and "x1(k) =" in text
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(repeats=0), "'repeats' parameter of the demo"),
+        (dict(form="reversed"), "'form' parameter of the demo"),
+        (dict(solvers=("qr",)), "'solvers' parameter of the demo"),
+        (dict(solvers=()), "at least one solver"),
+        (dict(width_range=(1.0, 0.5)), "'width_range' parameter of the demo"),
+        (dict(center_variance=0.0), "'center_variance' parameter of the demo"),
+    ],
+)
+def test_bad_settings(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Table1Settings(**kwargs)

@@ -12,7 +12,7 @@ from randomts.distributed import fit_consequents_dask, fit_estimator_dask  # noq
 
 @pytest.fixture(scope="module")
 def client():
-    """Two workers talking TCP on loopback (in this process: process workers take seconds to start)."""
+    """Two workers talking TCP on loopback, in this process (process workers start slowly)."""
     cluster = distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,

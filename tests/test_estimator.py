@@ -203,3 +203,17 @@ def test_array_api_dispatch_with_numpy_inputs():
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "array api check passed" in done.stdout
+
+
+def test_metadata_record_the_training_ranges_for_export():
+    X, y = sine_data(n=100)
+    Y = np.column_stack([y, 3 * y])
+    model = RandomTSRegressor(n_rules=4, random_state=0).fit(X, Y)
+    meta = model.rule_base_.metadata
+    np.testing.assert_array_equal(meta["input_range"], np.column_stack([X.min(0), X.max(0)]))
+    np.testing.assert_array_equal(meta["output_range"], np.column_stack([Y.min(0), Y.max(0)]))
+    streamed = RandomTSRegressor(n_rules=4, random_state=0)
+    for rows in np.array_split(np.arange(100), 3):
+        streamed.partial_fit(X[rows], Y[rows])
+    assert streamed.rule_base_.metadata["input_range"] == meta["input_range"]
+    assert streamed.rule_base_.metadata["output_range"] == meta["output_range"]

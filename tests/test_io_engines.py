@@ -58,25 +58,22 @@ def test_pyfuzzylite_export_is_read_back_to_the_same_engine(tmp_path):
     assert relative_error(Y, ours, X) <= 1e-12
 
 
-def _octave_available():
+@pytest.fixture(scope="module")
+def octave():
+    """Skip unless GNU Octave and its fuzzy-logic-toolkit are installed (probed once, lazily)."""
     if shutil.which("octave") is None:
-        return False
+        pytest.skip("GNU Octave is not installed (Debian: octave octave-fuzzy-logic-toolkit)")
     probe = subprocess.run(
         ["octave", "--no-gui", "-q", "--eval", "pkg load fuzzy-logic-toolkit"],
         capture_output=True,
         text=True,
         timeout=120,
     )
-    return probe.returncode == 0
+    if probe.returncode != 0:
+        pytest.skip("Octave's fuzzy-logic-toolkit is not installed: " + probe.stderr.strip()[:200])
 
 
-octave = pytest.mark.skipif(
-    not _octave_available(), reason="GNU Octave with the fuzzy-logic-toolkit is not installed"
-)
-
-
-@octave
-def test_octave_evalfis_gives_our_outputs(tmp_path):
+def test_octave_evalfis_gives_our_outputs(tmp_path, octave):
     """One Octave session evaluates every case (Octave starts in ~0.3 s; the cases share it)."""
     script, expected = [], {}
     for seed, normalize, order in CASES:
@@ -104,8 +101,7 @@ def test_octave_evalfis_gives_our_outputs(tmp_path):
         assert relative_error(Y, rule_base, X) <= 1e-12, name
 
 
-@octave
-def test_octave_writefis_output_is_read_back(tmp_path):
+def test_octave_writefis_output_is_read_back(tmp_path, octave):
     rule_base = model(0, normalize=True, order=1)
     randomts.save(rule_base, tmp_path / "ours.fis")
     run = subprocess.run(

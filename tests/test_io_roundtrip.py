@@ -4,6 +4,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from io_helpers import random_model, relative_error
 
 import randomts
@@ -175,3 +177,18 @@ def test_save_into_a_missing_folder_or_onto_a_folder_says_so(tmp_path):
     (tmp_path / "dir.json").mkdir()
     with pytest.raises(IsADirectoryError, match="it is a directory"):
         randomts.save(random_model(0), tmp_path / "dir.json")
+
+
+_NAME = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=8).filter(
+    str.strip
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_NAME, min_size=3, max_size=3, unique=True))
+def test_any_input_names_survive_text_json_and_fll_and_fis_keeps_them_usable(names):
+    rule_base = random_model(0, n_rules=2).replace(input_names=names)
+    for fmt in ("text", "json", "fll"):
+        assert loads(dumps(rule_base, fmt), fmt).input_names == tuple(names)
+    back = loads(dumps(rule_base, "fis"), "fis")
+    assert np.array_equal(back.centers, rule_base.centers) and len(set(back.input_names)) == 3

@@ -85,7 +85,7 @@ def test_linearize_offset_and_second_order_error(seed):
     rule_base = random_rule_base(seed)
     rng = np.random.default_rng(seed)
     s0, u0 = rng.normal(size=2), rng.normal(size=1)
-    A, B, O = linearize(rule_base, s0, u0)
+    A, B, O = linearize(rule_base, s0, u0)  # noqa: E741
     assert A.shape == (2, 2) and B.shape == (2, 1) and O.shape == (2,)
     x0 = np.concatenate([s0, u0])
     f0 = rule_base.predict(x0[None])[0]
@@ -118,7 +118,7 @@ def test_identified_van_der_pol_model_linearises_to_the_euler_map():
     states = van_der_pol(rng.uniform(-2, 2, size=(10, 2)), 1000, step=dt)
     X, Y = states[:, :-1].reshape(-1, 2), states[:, 1:].reshape(-1, 2)
     model = RandomTSRegressor(n_rules=100, random_state=7).fit(X, Y)
-    A, B, O = linearize(model, np.zeros(2))
+    A, B, O = linearize(model, np.zeros(2))  # noqa: E741
     exact = np.array([[1.0, dt], [-dt, 1.0 + dt]])
     # the fit is exact to ~1e-13 on the data; derivatives are good to ~1e-6 near it
     np.testing.assert_allclose(A, exact, atol=1e-5)

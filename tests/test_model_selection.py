@@ -87,10 +87,14 @@ def test_select_n_rules_from_one_factor_equals_refitting_each_subset(solver, alp
     # up to 40 rules (120 columns, 350 rows); at 60 rules K is numerically rank-deficient and the
     # validation errors of two minimum-norm solutions differ by 7.6e-4 relative (measured)
     grid = [1, 5, 20, 40]
-    sel = select_n_rules(antecedents, X[:350], y[:350], X[350:], y[350:], grid, solver=solver, alpha=alpha)
+    sel = select_n_rules(
+        antecedents, X[:350], y[:350], X[350:], y[350:], grid, solver=solver, alpha=alpha
+    )
     expected = []
     for h in grid:
-        rb = antecedents.subset(np.arange(h)).fit_consequents(X[:350], y[:350], solver=solver, alpha=alpha)
+        rb = antecedents.subset(np.arange(h)).fit_consequents(
+            X[:350], y[:350], solver=solver, alpha=alpha
+        )
         expected.append(np.mean((rb.predict(X[350:])[:, 0] - y[350:]) ** 2))
     np.testing.assert_allclose(sel.validation_mse, expected, rtol=1e-6)
     assert sel.n_rules == grid[int(np.argmin(expected))]
@@ -105,14 +109,24 @@ def test_select_n_rules_with_the_weighted_average_refits_each_subset():
     antecedents = RuleBase.random(n_features=2, n_rules=30, normalize=True, random_state=2)
     sel = select_n_rules(antecedents, X[:200], y[:200], X[200:], y[200:], [3, 30])
     rb = antecedents.subset(np.arange(3)).fit_consequents(X[:200], y[:200])
-    np.testing.assert_allclose(sel.validation_mse[0], np.mean((rb.predict(X[200:])[:, 0] - y[200:]) ** 2), rtol=1e-10)
+    np.testing.assert_allclose(
+        sel.validation_mse[0], np.mean((rb.predict(X[200:])[:, 0] - y[200:]) ** 2), rtol=1e-10
+    )
 
 
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda K, Y: ridge_alpha_curve(K, Y, [0.0, 1.0]), ValueError, "alphas must be a non-empty 1-D grid of finite values > 0"),
-        (lambda K, Y: ridge_alpha_curve(K, Y, criterion="kfold"), ValueError, "The 'criterion' parameter must be a str among"),
+        (
+            lambda K, Y: ridge_alpha_curve(K, Y, [0.0, 1.0]),
+            ValueError,
+            "alphas must be a non-empty 1-D grid of finite values > 0",
+        ),
+        (
+            lambda K, Y: ridge_alpha_curve(K, Y, criterion="kfold"),
+            ValueError,
+            "The 'criterion' parameter must be a str among",
+        ),
         (lambda K, Y: ridge_alpha_curve(K, Y[:5]), ValueError, "same number of rows"),
         (lambda K, Y: select_alpha("rules", K, Y), TypeError, "antecedents must be a RuleBase"),
     ],
@@ -126,9 +140,13 @@ def test_alpha_selection_errors(call, error, message):
 def test_n_rules_selection_errors():
     antecedents = RuleBase.random(n_features=2, n_rules=5, random_state=0)
     X, y = np.zeros((10, 2)), np.zeros(10)
-    with pytest.raises(ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"):
+    with pytest.raises(
+        ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"
+    ):
         select_n_rules(antecedents, X, y, X, y, [0, 3])
-    with pytest.raises(ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"):
+    with pytest.raises(
+        ValueError, match=r"n_rules must be a non-empty sequence of ints in \[1, 5\]"
+    ):
         select_n_rules(antecedents, X, y, X, y, [6])
     with pytest.raises(ValueError, match="X_val has 3 features, but this rule base is expecting 2"):
         select_n_rules(antecedents, X, y, np.zeros((4, 3)), np.zeros(4))

@@ -132,7 +132,7 @@ def test_estimator_and_its_rule_base_give_the_same_simulation():
 def test_linearize_splits_state_and_input_columns():
     # y(k) = 0.5 y(k-1) - 0.2 y(k-2) + 3 u(k-1), a linear system: A, B exact everywhere
     rb = RuleBase(centers=[[0.0, 0.0, 0.0]], sigmas=[[1e9] * 3], coef=[[[0.5, -0.2, 3.0]]])
-    A, B, O = NARX(y_lags=2, u_lags=1).linearize(rb, [0.3, -0.1, 0.2])
+    A, B, O = NARX(y_lags=2, u_lags=1).linearize(rb, [0.3, -0.1, 0.2])  # noqa: E741
     np.testing.assert_allclose(A, [[0.5, -0.2]], atol=1e-12)
     np.testing.assert_allclose(B, [[3.0]], atol=1e-12)
     np.testing.assert_allclose(O, [0.0], atol=1e-12)

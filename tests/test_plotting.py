@@ -49,12 +49,17 @@ def test_memberships_draw_each_rules_gaussian(seed):
         np.testing.assert_array_equal(x, np.linspace(-3.0, 3.0, 101))
         np.testing.assert_allclose(mu, gaussian(x, rb.centers[i, 1], rb.sigmas[i, 1]), rtol=1e-14)
     assert ax.get_xlabel() == "x2" and ax.get_ylabel() == "membership"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [f"R{i + 1}" for i in range(rb.n_rules)]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        f"R{i + 1}" for i in range(rb.n_rules)
+    ]
 
 
 def test_memberships_by_name_subset_and_default_range():
-    rb = RuleBase(centers=[[0.0, 5.0], [1.0, 9.0], [2.0, 7.0]], sigmas=[[1.0, 2.0]] * 3,
-                  input_names=["speed", "load"])
+    rb = RuleBase(
+        centers=[[0.0, 5.0], [1.0, 9.0], [2.0, 7.0]],
+        sigmas=[[1.0, 2.0]] * 3,
+        input_names=["speed", "load"],
+    )
     ax = plot_memberships(rb, feature="load", rules=[2, 0])
     assert [line.get_label() for line in ax.get_lines()] == ["R3", "R1"]
     # default range: centres widened by three median widths (6) on each side
@@ -79,7 +84,7 @@ def test_rule_centers_draw_dots_ellipses_and_data():
     np.testing.assert_array_equal(centres[0].get_xydata(), rb.centers)
     ellipses = [p for p in ax.patches if isinstance(p, Ellipse)]
     assert len(ellipses) == rb.n_rules
-    for ellipse, c, s in zip(ellipses, rb.centers, rb.sigmas):
+    for ellipse, c, s in zip(ellipses, rb.centers, rb.sigmas, strict=True):
         assert ellipse.center == pytest.approx(tuple(c))
         assert (ellipse.width, ellipse.height) == pytest.approx((4 * s[0], 4 * s[1]))
     data = [c for c in ax.collections if c.get_label() == "data"]
@@ -123,8 +128,12 @@ def test_surface_contours_span_the_models_output(seed):
 
 def test_surface_holds_the_other_inputs_fixed():
     # y = x3 only: with x3 fixed at 4, the surface over (x1, x2) is flat at about 4
-    rb = RuleBase(centers=[[0.0, 0.0, 0.0]], sigmas=[[1e3, 1e3, 1e3]], coef=[[[0.0, 0.0, 1.0]]],
-                  normalize=True)
+    rb = RuleBase(
+        centers=[[0.0, 0.0, 0.0]],
+        sigmas=[[1e3, 1e3, 1e3]],
+        coef=[[[0.0, 0.0, 1.0]]],
+        normalize=True,
+    )
     ax = plot_surface(rb, x_range=(-1, 1), y_range=(-1, 1), fixed=[0.0, 0.0, 4.0], kind="surface")
     assert ax.name == "3d"
     surface = ax.collections[0]
@@ -148,12 +157,16 @@ def test_local_models_are_the_consequents_around_each_centre():
         c, s = rb.centers[i, 0], rb.sigmas[i, 0]
         x = line.get_xdata()
         np.testing.assert_allclose(x, [c - 0.5 * s, c, c + 0.5 * s], rtol=1e-14)
-        np.testing.assert_allclose(line.get_ydata(), rb.coef[i, 0, 0] * x + rb.intercept[i, 0], rtol=1e-12)
+        np.testing.assert_allclose(
+            line.get_ydata(), rb.coef[i, 0, 0] * x + rb.intercept[i, 0], rtol=1e-12
+        )
     np.testing.assert_array_equal(ax.collections[0].get_offsets(), np.column_stack([X[:, 0], y]))
 
 
 def test_local_models_slice_at_fixed_inputs():
-    rb = RuleBase(centers=[[1.0, 0.0]], sigmas=[[1.0, 1.0]], coef=[[[2.0, 10.0]]], intercept=[[1.0]])
+    rb = RuleBase(
+        centers=[[1.0, 0.0]], sigmas=[[1.0, 1.0]], coef=[[[2.0, 10.0]]], intercept=[[1.0]]
+    )
     ax = plot_local_models(rb, feature="x1", fixed=[0.0, 0.5], rules=[0], x_range=(0, 2))
     segment = ax.get_lines()[1]
     # y = 1 + 2*x1 + 10*0.5 at x1 = 0, 1, 2
@@ -193,18 +206,58 @@ def test_draws_on_the_axes_it_is_given_and_never_shows(monkeypatch):
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda m: plot_memberships(m, feature=5), ValueError, r"'feature' parameter must lie in \[0, 2\); got 5"),
-        (lambda m: plot_memberships(m, feature="speed"), ValueError, r"Unknown feature 'speed'.*\['x1', 'x2'\]"),
-        (lambda m: plot_memberships(m, feature=1.0), TypeError, "'feature' parameter must be an int or a name"),
-        (lambda m: plot_memberships(m, rules=[9]), ValueError, r"rules must lie in \[0, 6\); got \[9\]"),
-        (lambda m: plot_memberships(m, x_range=(1, 0)), ValueError, "'x_range' parameter must be a pair"),
+        (
+            lambda m: plot_memberships(m, feature=5),
+            ValueError,
+            r"'feature' parameter must lie in \[0, 2\); got 5",
+        ),
+        (
+            lambda m: plot_memberships(m, feature="speed"),
+            ValueError,
+            r"Unknown feature 'speed'.*\['x1', 'x2'\]",
+        ),
+        (
+            lambda m: plot_memberships(m, feature=1.0),
+            TypeError,
+            "'feature' parameter must be an int or a name",
+        ),
+        (
+            lambda m: plot_memberships(m, rules=[9]),
+            ValueError,
+            r"rules must lie in \[0, 6\); got \[9\]",
+        ),
+        (
+            lambda m: plot_memberships(m, x_range=(1, 0)),
+            ValueError,
+            "'x_range' parameter must be a pair",
+        ),
         (lambda m: plot_rule_centers(m, features=(0, 0)), ValueError, "two different inputs"),
-        (lambda m: plot_rule_centers(m, np.zeros((5, 3))), ValueError, "X has 3 features, but the model is expecting 2"),
-        (lambda m: plot_surface(m, kind="mesh"), ValueError, "'kind' parameter must be 'contour' or 'surface'; got 'mesh'"),
+        (
+            lambda m: plot_rule_centers(m, np.zeros((5, 3))),
+            ValueError,
+            "X has 3 features, but the model is expecting 2",
+        ),
+        (
+            lambda m: plot_surface(m, kind="mesh"),
+            ValueError,
+            "'kind' parameter must be 'contour' or 'surface'; got 'mesh'",
+        ),
         (lambda m: plot_surface(m, output="z"), ValueError, "Unknown output 'z'"),
-        (lambda m: plot_local_models(m, n_sigmas=0), ValueError, "'n_sigmas' parameter must be a finite real"),
-        (lambda m: plot_local_models(m, X=np.zeros((3, 2)), y=np.zeros(4)), ValueError, "same number of samples"),
-        (lambda m: plot_memberships(RandomTSRegressor()), TypeError, r"RandomTSRegressor \(not fitted\)"),
+        (
+            lambda m: plot_local_models(m, n_sigmas=0),
+            ValueError,
+            "'n_sigmas' parameter must be a finite real",
+        ),
+        (
+            lambda m: plot_local_models(m, X=np.zeros((3, 2)), y=np.zeros(4)),
+            ValueError,
+            "same number of samples",
+        ),
+        (
+            lambda m: plot_memberships(RandomTSRegressor()),
+            TypeError,
+            r"RandomTSRegressor \(not fitted\)",
+        ),
         (lambda m: plot_predicted_vs_true([1.0, 2.0], [1.0]), ValueError, "same shape"),
     ],
 )
@@ -225,5 +278,7 @@ def test_no_module_imports_matplotlib_at_import_time():
         "    importlib.import_module(module.name)\n"
         "print('randomts.plotting' in sys.modules, 'matplotlib' in sys.modules)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "True False"

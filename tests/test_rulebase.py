@@ -147,7 +147,7 @@ def test_predict_in_chunks_equals_one_shot(monkeypatch):
     rule_base = RuleBase.from_slm(a, b, alpha, beta)
     X = np.random.default_rng(2).normal(size=(1000, 3))
     whole = rule_base.predict(X)
-    monkeypatch.setattr(module, "_CHUNK_ELEMENTS", 7 * 2 * 33)  # 33-row chunks
+    monkeypatch.setattr(module, "_CHUNK_ELEMENTS", 7 * 33)  # 7 rules: 33-row chunks
     np.testing.assert_array_equal(rule_base.predict(X), whole)
 
 

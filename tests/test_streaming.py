@@ -61,7 +61,9 @@ def test_accumulator_solution_matches_numpy_lstsq(solver):
     acc = LeastSquaresAccumulator(12, 3, solver=solver)
     for rows in np.array_split(np.arange(700), 5):
         acc.update(K[rows], Y[rows])
-    np.testing.assert_allclose(acc.solve(), np.linalg.lstsq(K, Y, rcond=None)[0], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        acc.solve(), np.linalg.lstsq(K, Y, rcond=None)[0], rtol=1e-9, atol=1e-12
+    )
     alpha = 0.3
     ridge = np.linalg.solve(K.T @ K + alpha * np.eye(12), K.T @ Y)
     np.testing.assert_allclose(acc.solve(alpha), ridge, rtol=1e-9, atol=1e-12)
@@ -187,11 +189,36 @@ def test_fit_from_npy_files_equals_the_in_memory_fit(tmp_path, solver):
     alpha = 1e-3 if solver == "cholesky" else 0.0
     chunks = npy_chunks(tmp_path / "X.npy", tmp_path / "Y.npy", chunk_rows=300)
     assert len(chunks) == 7
-    assert isinstance(chunks.X, np.memmap)
     streamed = fit_consequents_streaming(antecedents, chunks, solver=solver, alpha=alpha)
     whole = antecedents.fit_consequents(X, Y, solver=solver, alpha=alpha)
     assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
     assert streamed.output_names == whole.output_names
+
+
+def test_npy_chunks_read_the_rows_of_the_file(tmp_path):
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(1001, 3)), rng.normal(size=1001)
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "y.npy", y)
+    chunks = list(npy_chunks(tmp_path / "X.npy", tmp_path / "y.npy", chunk_rows=250))
+    np.testing.assert_array_equal(np.vstack([x for x, _ in chunks]), X)
+    np.testing.assert_array_equal(np.concatenate([t for _, t in chunks]), y)
+    np.save(tmp_path / "F.npy", np.asfortranarray(X))
+    with pytest.raises(ValueError, match="X_path must be a C-ordered 1-D or 2-D numeric .npy file"):
+        npy_chunks(tmp_path / "F.npy", tmp_path / "y.npy")
+    with pytest.raises(ValueError, match="same number of rows; got 1001 and 1000"):
+        np.save(tmp_path / "short.npy", y[:1000])
+        npy_chunks(tmp_path / "X.npy", tmp_path / "short.npy")
+
+
+def test_fit_from_memmaps_equals_the_in_memory_fit(tmp_path):
+    X, Y = sine_data(6, n=800)
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "Y.npy", Y)
+    Xm, Ym = np.load(tmp_path / "X.npy", mmap_mode="r"), np.load(tmp_path / "Y.npy", mmap_mode="r")
+    antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=6)
+    rb = fit_consequents_streaming(antecedents, iter_chunks(Xm, Ym, chunk_rows=333))
+    assert relative_gap(rb.predict(X), antecedents.fit_consequents(X, Y).predict(X)) < 1e-10
 
 
 def test_fit_from_a_generator_with_a_progress_bar(capsys):

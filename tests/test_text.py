@@ -179,3 +179,30 @@ def test_corrupted_text_raises_format_error_or_reads_a_whole_model(data):
     header = re.search(r"(\d+) rules", text)
     assert header and len(rule_base) == int(header.group(1))
     assert rule_base.coef.shape == (len(rule_base), rule_base.n_outputs, rule_base.n_features)
+
+
+_NAME = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=8).filter(
+    str.strip
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(_NAME, min_size=3, max_size=3, unique=True),
+    st.lists(_NAME, min_size=1, max_size=2, unique=True),
+)
+def test_any_names_read_back(input_names, output_names):
+    rule_base = random_model(
+        0,
+        n_rules=2,
+        n_features=3,
+        n_outputs=len(output_names),
+        names={"input_names": input_names, "output_names": output_names},
+    )
+    assert parse_rules(format_rules(rule_base)) == rule_base
+
+
+def test_names_that_look_like_rule_labels_or_comments_read_back():
+    names = {"input_names": ["R1:", "a#b", "x"], "output_names": ["R2:", "#"]}
+    rule_base = random_model(4, n_rules=3, names=names)
+    assert parse_rules(format_rules(rule_base)) == rule_base

@@ -37,8 +37,8 @@ FORMATS: dict[str, RuleBaseFormat] = {}
 class RuleBaseFormat:
     """Base class of the file formats: subclasses give ``to_string`` and ``from_string``.
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     name : str
         The format's name (``format=`` in :func:`randomts.save`).
     extensions : tuple of str
