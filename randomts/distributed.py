@@ -190,7 +190,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     """
     from .estimator import RandomTSRegressor
 
-    _, da = _import_dask()
+    dask, da = _import_dask()
     if not isinstance(estimator, RandomTSRegressor):
         raise TypeError(f"estimator must be a RandomTSRegressor; got {type(estimator).__name__}.")
     estimator._validate_hyperparameters()
@@ -225,7 +225,13 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         split_every=split_every,
         client=client,
     )
+    Y = y.reshape(-1, 1) if y.ndim == 1 else y
+    x_low, x_high, y_low, y_high = dask.compute(
+        X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)
+    )
     estimator._stream = None
     estimator._y_ndim = y.ndim
+    # the ranges of two rows, the columnwise minima and maxima, are the data's ranges
+    estimator._record_ranges(np.vstack([x_low, x_high]), np.vstack([y_low, y_high]), reset=True)
     estimator._set_rule_base(rule_base, X.shape[0])
     return estimator

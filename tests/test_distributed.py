@@ -81,6 +81,8 @@ def test_estimator_fit_on_dask_arrays(client):
     assert model.predict(X).shape == (1200,)
     assert relative_gap(model.predict(X), whole.predict(X)) < 1e-10
     assert model.rule_base_.metadata["n_samples_fit"] == 1200
+    for key in ("input_range", "output_range"):
+        assert model.rule_base_.metadata[key] == whole.rule_base_.metadata[key]
 
 
 def test_dask_errors():
