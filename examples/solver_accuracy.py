@@ -54,6 +54,6 @@ def closed_form_gap(seeds=range(20), n_rules=50, n_features=3, n_outputs=2):
 if __name__ == "__main__":
     print(solver_table())
     gap = closed_form_gap()
-    print(f"\nTS inference vs closed form, largest relative gap over 20 random models x 500 inputs:")
+    print("\nTS inference vs closed form, largest relative gap over 20 random models x 500 inputs:")
     print(f"  weighted sum     {gap[False]:.2e}")
     print(f"  weighted average {gap[True]:.2e}")

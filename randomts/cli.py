@@ -100,8 +100,6 @@ def _add_generate(commands):
 
 
 def _generate(args):
-    import numpy as np
-
     from .rulebase import RuleBase
     from .sampling import check_random_state
 

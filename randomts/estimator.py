@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_int, check_int_option, check_option, check_pair, check_real
 from .rulebase import RuleBase
-from .sampling import check_random_state
+from .sampling import PAPER_CENTER_SCALE, check_random_state
 from .solvers import SOLVERS
 from .streaming import ConsequentStream
 
@@ -104,7 +104,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         alpha=0.0,
         standardize=False,
         centers="normal",
-        center_scale=float(np.sqrt(2.0)),
+        center_scale=PAPER_CENTER_SCALE,
         center_bounds=None,
         width_range=(0.0, 1.0),
         random_state=None,

@@ -14,7 +14,7 @@ paper's Shuffled Linear Model, ``normalize=False``) or their weighted
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from ._validation import (
 )
 from .design import design_matrix, split_coefficients
 from .sampling import (
+    PAPER_CENTER_SCALE,
     check_random_state,
     sample_centers,
     sample_widths,
@@ -357,7 +358,7 @@ class RuleBase:
         n_rules=100,
         *,
         centers="normal",
-        center_scale=np.sqrt(2.0),
+        center_scale=PAPER_CENTER_SCALE,
         center_bounds=None,
         width_range=(0.0, 1.0),
         normalize=False,

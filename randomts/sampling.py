@@ -14,12 +14,16 @@ from ._validation import check_int, check_option, check_pair
 
 __all__ = [
     "CENTER_DISTRIBUTIONS",
+    "PAPER_CENTER_SCALE",
     "check_random_state",
     "sample_centers",
     "sample_widths",
     "widths_to_sigmas",
     "sigmas_to_widths",
 ]
+
+#: The paper's standard deviation of the centres: variance 2 per coordinate.
+PAPER_CENTER_SCALE = float(np.sqrt(2.0))
 
 #: Names accepted by :func:`sample_centers`.
 CENTER_DISTRIBUTIONS = ("normal", "uniform")
@@ -54,7 +58,7 @@ def sample_centers(
     *,
     distribution="normal",
     loc=0.0,
-    scale=np.sqrt(2.0),
+    scale=PAPER_CENTER_SCALE,
     bounds=None,
     random_state=None,
 ):
