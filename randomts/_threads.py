@@ -12,9 +12,36 @@ loops of small BLAS calls (e.g. in ``KMeans``).
 
 from __future__ import annotations
 
+import os
+
 from threadpoolctl import ThreadpoolController
 
 _controller = None
+
+
+def _get_controller():
+    global _controller
+    if _controller is None:
+        _controller = ThreadpoolController()
+    return _controller
+
+
+def blas_thread_limit():
+    """The number of threads BLAS may use now (as limited by ``threadpoolctl``, if at all).
+
+    Routines that run their own threads, each calling BLAS with one thread,
+    use this many, so that ``threadpool_limits(1)`` serialises them too.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_limits
+    >>> with threadpool_limits(1):
+    ...     blas_thread_limit()
+    1
+    """
+    threads = [lib.num_threads for lib in _get_controller().select(user_api="blas").lib_controllers]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(threads or [cores or 1]))
 
 
 def single_blas_thread():
@@ -27,7 +54,4 @@ def single_blas_thread():
     ...     float(np.ones((2, 2)) @ np.ones(2) @ np.ones(2))
     4.0
     """
-    global _controller
-    if _controller is None:
-        _controller = ThreadpoolController()
-    return _controller.limit(limits=1, user_api="blas")
+    return _get_controller().limit(limits=1, user_api="blas")

@@ -25,11 +25,14 @@ blocks may be reduced in any order or tree (see :mod:`randomts.distributed`).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import scipy.linalg
 from scipy.linalg import blas, lapack
 
-from ._threads import single_blas_thread
+from . import _lapack
+from ._threads import blas_thread_limit, single_blas_thread
 from ._validation import check_int, check_option, check_real
 
 __all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator"]
@@ -44,11 +47,15 @@ SOLVER_FACTOR = {"lstsq": "r", "pinv": "r", "cholesky": "gram"}
 # q = 302, one BLAS thread: blocks of 512 rows with an inner block of 16
 # columns run the QR in 2.3x the time of one syrk of K (55 ms against 24 ms),
 # where one dgeqrf of the whole tall matrix takes 7.6x and gelsy on K 6.8x.
-# For q = 1502 (N = 1.2 * 10^4) an inner block of 64 brings the QR from 2.9x to
-# 2.4x the syrk (1.50 s against 1.81 s with 16).
+# For q = 1502 (N = 2 * 10^4) an inner block of 32 runs the QR in 2.4x the
+# syrk, 64 in 2.5x and 16 in 2.9x.
 _QR_BLOCK_ROWS = 512
 _QR_INNER_BLOCK = 16
-_QR_INNER_BLOCK_WIDE = 64
+_QR_INNER_BLOCK_WIDE = 32
+# A thread takes a stripe of at least this many rows per column of [K Y]: merging
+# two triangles costs about q^3 flops against 2 m q^2 for a stripe of m rows, so
+# m >= 8 q keeps the merges under about 6% of the work.
+_QR_ROWS_PER_COLUMN_PER_THREAD = 8
 # Rows per syrk update when [K Y] has to be copied into one Fortran block.
 _GRAM_BLOCK_ROWS = 2048
 
@@ -68,30 +75,149 @@ def _check_block(K, Y, n_columns, n_outputs):
     return K, Y
 
 
-def _row_blocks(n_rows, block):
-    return ((start, min(start + block, n_rows)) for start in range(0, n_rows, block))
+def _row_blocks(n_rows, block, start=0):
+    return ((lo, min(lo + block, n_rows)) for lo in range(start, n_rows, block))
 
 
-def update_r(R, K, Y):
+def _inner_block(q):
+    return min(_QR_INNER_BLOCK if q < 600 else _QR_INNER_BLOCK_WIDE, q)
+
+
+def _fold_stripe(factor, fill, start, stop, kind):
+    """Fold rows ``start:stop`` of ``[K Y]``, written block by block by ``fill``, into ``factor``."""
+    q = factor.shape[0]
+    if kind == "r":
+        inner = _inner_block(q)
+        T, work = np.empty((inner, q), order="F"), np.empty(inner * q)
+        rows = _QR_BLOCK_ROWS
+    else:
+        rows = _GRAM_BLOCK_ROWS
+    buffer = None
+    for lo, hi in _row_blocks(stop, rows, start):
+        if buffer is None or buffer.shape[0] != hi - lo:
+            buffer = np.empty((hi - lo, q), order="F")
+        fill(lo, hi, buffer)
+        if kind == "r":
+            _lapack.dtpqrt(factor, buffer, inner, T, work)
+        else:
+            _lapack.dsyrk(factor, buffer)
+    return factor
+
+
+def fold_threads(n_rows, q, threads=None, *, kind="r"):
+    """Threads :func:`fold_rows` uses for ``n_rows`` rows of ``q`` columns.
+
+    As many as BLAS may use (:func:`randomts._threads.blas_thread_limit`, so
+    ``threadpoolctl.threadpool_limits(1)`` gives one), but no more than gives
+    every thread 4 blocks of rows and, for the QR factor, a stripe of ``8 q``
+    rows: below that, merging the stripes' triangles costs more than the
+    threads save (Gram matrices merge by a sum).
+
+    Examples
+    --------
+    >>> fold_threads(10_000, 302, threads=2), fold_threads(1_000, 302, threads=2)
+    (2, 1)
+    """
+    if threads is None:
+        threads = blas_thread_limit()
+    if not _lapack.RELEASES_GIL:  # pragma: no cover - threads would only queue on the GIL
+        return 1
+    if kind == "r":
+        stripe = max(_QR_ROWS_PER_COLUMN_PER_THREAD * q, 4 * _QR_BLOCK_ROWS)
+    else:
+        stripe = 4 * _GRAM_BLOCK_ROWS
+    return max(1, min(threads, n_rows // stripe))
+
+
+def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
+    """Fold ``n_rows`` rows of ``[K Y]`` into an accumulated factor (in place; returned).
+
+    The rows are never held all at once: ``fill(start, stop, out)`` writes
+    rows ``start:stop`` of ``[K Y]`` into the Fortran-ordered ``out`` of shape
+    ``(stop - start, q)``, a block of at most 512 (QR) or 2048 (Gram) rows at
+    a time, and each block is folded in: by Householder reflections (LAPACK
+    ``tpqrt``) into the triangular factor ``R``, or by BLAS ``syrk`` into the
+    upper triangle of the Gram matrix.
+
+    With several threads (:func:`fold_threads`) the rows are cut into one
+    contiguous stripe per thread, each stripe folded by its own thread with
+    one BLAS thread and the GIL released, and the stripes' factors merged in
+    order at the end. The result then agrees with one thread's to rounding
+    (the R factor or Gram matrix of the same rows), and is the same on every
+    run with the same thread count. ``fill`` is called from those threads, on
+    disjoint row ranges.
+
+    Parameters
+    ----------
+    factor : ndarray of shape (q, q), Fortran order
+        Factor of the rows seen before (zeros for none).
+    fill : callable
+        ``fill(start, stop, out)``, see above.
+    n_rows : int
+        Rows to fold in.
+    kind : {"r", "gram"}, default="r"
+        The factor accumulated (see the module docstring).
+    threads : int, optional
+        Upper bound on the threads; default :func:`randomts._threads.blas_thread_limit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.random.default_rng(0).normal(size=(9000, 3))
+    >>> def fill(start, stop, out):
+    ...     out[...] = A[start:stop]
+    >>> R = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, threads=2)
+    >>> bool(np.allclose(np.abs(R), np.abs(np.linalg.qr(A, mode="r"))))
+    True
+    >>> G = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, kind="gram", threads=2)
+    >>> bool(np.allclose(np.triu(G), np.triu(A.T @ A)))
+    True
+    """
+    q = factor.shape[0]
+    n_threads = fold_threads(n_rows, q, threads, kind=kind)
+    with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
+        if n_threads == 1:
+            return _fold_stripe(factor, fill, 0, n_rows, kind)
+        rows = _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS
+        blocks = -(-n_rows // rows)
+        bounds = [min(n_rows, blocks * i // n_threads * rows) for i in range(n_threads)]
+        bounds.append(n_rows)
+        factors = [factor] + [np.zeros((q, q), order="F") for _ in range(n_threads - 1)]
+        with ThreadPoolExecutor(max_workers=n_threads - 1) as pool:
+            futures = [
+                pool.submit(_fold_stripe, factors[i], fill, bounds[i], bounds[i + 1], kind)
+                for i in range(1, n_threads)
+            ]
+            _fold_stripe(factor, fill, bounds[0], bounds[1], kind)
+            for future in futures:
+                future.result()  # re-raises a worker's exception here
+        for other in factors[1:]:
+            factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
+    return factor
+
+
+def _add_upper(G, other):
+    G += np.triu(other)
+    return G
+
+
+def _copy_rows(K, Y):
+    n_columns = K.shape[1]
+
+    def fill(start, stop, out):
+        out[:, :n_columns] = K[start:stop]
+        out[:, n_columns:] = Y[start:stop]
+
+    return fill
+
+
+def update_r(R, K, Y, *, threads=None):
     """Fold the rows ``[K Y]`` into the triangular factor ``R`` (in place; returned).
 
     ``R`` is a Fortran-ordered ``(q, q)`` upper triangle, ``q = K.shape[1] + Y.shape[1]``.
+    See :func:`fold_rows` for the threads.
     """
-    q = R.shape[0]
-    n_columns = K.shape[1]
-    rows = _QR_BLOCK_ROWS
-    inner = min(_QR_INNER_BLOCK if q < 600 else _QR_INNER_BLOCK_WIDE, q)
-    buffer = None
-    with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
-        for start, stop in _row_blocks(K.shape[0], rows):
-            if buffer is None or buffer.shape[0] != stop - start:
-                buffer = np.empty((stop - start, q), order="F")
-            buffer[:, :n_columns] = K[start:stop]
-            buffer[:, n_columns:] = Y[start:stop]
-            R, _, _, info = lapack.dtpqrt(0, inner, R, buffer, overwrite_a=1, overwrite_b=1)
-            if info != 0:  # pragma: no cover - LAPACK reports only illegal arguments here
-                raise RuntimeError(f"LAPACK dtpqrt failed with info={info}.")
-    return R
+    return fold_rows(R, _copy_rows(K, Y), K.shape[0], kind="r", threads=threads)
 
 
 def merge_r(R, other):
@@ -263,6 +389,28 @@ class LeastSquaresAccumulator:
             else:
                 self.factor = update_gram(self.factor, K, Y)
             self.n_samples += K.shape[0]
+        return self
+
+    def update_rows(self, fill, n_rows):
+        """Fold in ``n_rows`` rows written block by block by ``fill(start, stop, out)``; return self.
+
+        See :func:`fold_rows`: rows of ``[K Y]`` are produced where they are
+        folded in (e.g. by :func:`randomts.design.design_rows_writer`), so ``K``
+        is never held whole, and the blocks are folded in threads.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> K = np.random.default_rng(0).normal(size=(50, 2)); Y = K @ [[1.0], [-2.0]]
+        >>> def fill(start, stop, out):
+        ...     out[:, :2], out[:, 2:] = K[start:stop], Y[start:stop]
+        >>> np.round(LeastSquaresAccumulator(2).update_rows(fill, 50).solve().ravel(), 12)
+        array([ 1., -2.])
+        """
+        n_rows = check_int(n_rows, "n_rows", low=0)
+        if n_rows:
+            self.factor = fold_rows(self.factor, fill, n_rows, kind=self.kind)
+            self.n_samples += n_rows
         return self
 
     def merge(self, other):

@@ -38,7 +38,11 @@ def _add_demo(commands):
                       help="rules of the SLM; the ELM gets 3x as many nodes (default 100)")
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     demo.add_argument("--initial-box", type=float, default=2.0, metavar="A",
-                      help="initial states uniform on [-A, A]^2 (default 2)")
+                      help="initial states in [-A, A]^2 (default 2)")
+    demo.add_argument("--train-design", choices=("latin-hypercube", "uniform"),
+                      default="latin-hypercube",
+                      help="training starts: a Latin hypercube over the box (default) or uniform "
+                      "at random; the other phases' starts are always uniform at random")
     demo.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     demo.add_argument("--figures", metavar="DIR",
                       help="also write figure1.png and simulation.png to DIR (needs matplotlib)")
@@ -51,7 +55,7 @@ def _demo(args):
 
     return run_demo(
         repeats=args.repeats, seed=args.seed, n_rules=args.rules, initial_box=args.initial_box,
-        json_path=args.json, figures_dir=args.figures,
+        train_design=args.train_design, json_path=args.json, figures_dir=args.figures,
         progress=None if args.quiet else progress_printer(sys.stderr),
     )
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["design_matrix", "split_coefficients", "stack_coefficients"]
+from . import membership as _membership
+
+__all__ = ["design_matrix", "design_rows_writer", "split_coefficients", "stack_coefficients"]
 
 # Entries of K written per row block (1 MiB).
 _BLOCK_ELEMENTS = 1 << 17
@@ -34,7 +36,8 @@ def design_matrix(weights, X, *, order=1, out=None):
         1: linear consequents, ``K`` has ``n_rules * (n_features + 1)``
         columns. 0: constant consequents, ``K = weights``.
     out : ndarray, optional
-        Preallocated C-contiguous array of the result's shape.
+        Preallocated array of the result's shape, in any layout (e.g. the
+        columns of a Fortran-ordered block that LAPACK will read).
 
     Returns
     -------
@@ -59,6 +62,7 @@ def design_matrix(weights, X, *, order=1, out=None):
     n_features = X.shape[1]
     if out is None:
         out = np.empty((n_samples, n_rules * (n_features + 1)))
+    # Splitting the last axis is always a view, whatever the layout of out: writes land in out.
     blocks = out.reshape(n_samples, n_rules, n_features + 1)
     # Row blocks small enough to stay in cache while each strided column of
     # the block is written (5x faster than one broadcast over all rows for
@@ -71,6 +75,60 @@ def design_matrix(weights, X, *, order=1, out=None):
             np.multiply(w, X[start:stop, k, None], out=block[:, :, k])
         block[:, :, n_features] = w
     return out
+
+
+def design_rows_writer(X, Y, centers, sigmas, *, normalize=False, order=1):
+    """A function writing any rows of ``[K Y]`` straight from the inputs, ``K`` never whole.
+
+    For :func:`randomts.accumulators.fold_rows`: the returned
+    ``write(start, stop, out)`` computes the firing strengths of rows
+    ``start:stop`` of ``X`` and writes those rows of ``K``, then of ``Y``,
+    into ``out`` (shape ``(stop - start, n_columns + n_outputs)``, typically
+    Fortran-ordered for LAPACK), with the same arithmetic as
+    :func:`design_matrix` applied to :func:`randomts.membership.firing_strengths`.
+    It may be called from several threads on disjoint rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, n_outputs)
+    centers, sigmas : ndarray of shape (n_rules, n_features)
+        The antecedents.
+    normalize : bool, default=False
+        Normalised (weighted-average) strengths.
+    order : {0, 1}, default=1
+        Consequent order.
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0]]); Y = np.array([[1.0], [2.0], [3.0]])
+    >>> c, s = np.array([[0.0], [1.0]]), np.ones((2, 1))
+    >>> out = np.empty((2, 5), order="F")
+    >>> design_rows_writer(X, Y, c, s)(1, 3, out)
+    >>> K = design_matrix(_membership.firing_strengths(X, c, s), X)
+    >>> bool(np.array_equal(out, np.hstack([K, Y])[1:3]))
+    True
+    """
+    n_columns = centers.shape[0] * (X.shape[1] + 1 if order == 1 else 1)
+
+    def write(start, stop, out):
+        rows = X[start:stop]
+        if normalize:
+            weights = _membership.firing_strengths(rows, centers, sigmas, normalize=True)
+        else:
+            # strengths in the layout of out, so that writing K's columns runs contiguously
+            weights = np.empty((stop - start, centers.shape[0]), order="F" if out.flags.f_contiguous else "C")
+            _membership.log_firing_strengths(rows, centers, sigmas, out=weights)
+            np.exp(weights, out=weights)
+        design_matrix(weights, rows, order=order, out=out[:, :n_columns])
+        out[:, n_columns:] = Y[start:stop]
+
+    return write
 
 
 def split_coefficients(gamma, n_rules, n_features, *, order=1):

@@ -333,9 +333,36 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             One column per output; 1-D when ``fit`` was given a 1-D ``y``.
         """
         check_is_fitted(self, "rule_base_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        Y = self.rule_base_.predict(X)
+        if not self._is_plain_valid_input(X):
+            X = validate_data(self, X, reset=False, dtype=np.float64)
+        Y = self.rule_base_._predict(X)
         return Y[:, 0] if self._y_ndim == 1 else Y
+
+
+    def _is_plain_valid_input(self, X):
+        """True if ``validate_data(self, X, reset=False)`` would return ``X`` itself, unchanged.
+
+        That is a finite 2-D float64 ndarray of the fitted width, and no feature
+        names to compare. Skipping scikit-learn's validation then saves its fixed
+        cost (about 0.3 ms a call), a tenth of ``predict`` on 10^4 rows. Anything
+        else, including every input that should raise or warn, takes the full path.
+        Finiteness is tested through the sum, as scikit-learn does first: a finite
+        sum proves every entry finite; an infinite or NaN sum defers to the full check.
+        """
+        return (
+            type(X) is np.ndarray
+            and X.dtype == np.float64
+            and X.ndim == 2
+            and X.shape[0] > 0
+            and X.shape[1] == self.n_features_in_
+            and not hasattr(self, "feature_names_in_")
+            and _sum_is_finite(X)
+        )
+
+
+def _sum_is_finite(X):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(X.sum()))
 
 
 def _output_names(y):

@@ -73,7 +73,7 @@ def log_firing_strengths(X, centers, sigmas, *, out=None):
     sigmas : ndarray of shape (n_rules, n_features)
         Gaussian standard deviations, all positive.
     out : ndarray of shape (n_samples, n_rules), optional
-        Where to write the result.
+        Where to write the result, in C or Fortran order.
 
     Returns
     -------
@@ -97,7 +97,9 @@ def log_firing_strengths(X, centers, sigmas, *, out=None):
     # Row blocks that stay in cache across the n_features passes: twice as
     # fast as whole-array passes for N = 10^4, h = 100 (see benchmarks/).
     rows = max(1, min(n_samples, _BLOCK_ELEMENTS // max(n_rules, 1)))
-    scaled = np.empty((rows, n_rules))
+    # Work in the layout of ``out`` (column-major when it is), so every pass runs contiguously.
+    column_major = out.flags.f_contiguous and not out.flags.c_contiguous
+    scaled = np.empty((rows, n_rules), order="F" if column_major else "C")
     if n_features == 0:
         out[...] = 0.0
     with np.errstate(over="ignore"):  # an overflow gives log w = -inf, i.e. w = 0: exact

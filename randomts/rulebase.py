@@ -13,13 +13,14 @@ paper's Shuffled Linear Model, ``normalize=False``) or their weighted
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from collections.abc import Iterator
 
 import numpy as np
 
 from . import membership as _membership
-from ._threads import single_blas_thread
+from ._threads import blas_thread_limit, single_blas_thread
 from ._validation import (
     check_int,
     check_int_option,
@@ -28,7 +29,8 @@ from ._validation import (
     check_pair,
     check_real,
 )
-from .design import design_matrix, split_coefficients
+from .accumulators import SOLVER_FACTOR, cholesky_gram, fold_rows, solve_r
+from .design import design_matrix, design_rows_writer, split_coefficients
 from .sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
@@ -44,6 +46,8 @@ __all__ = ["Rule", "RuleBase"]
 # Firing strengths evaluated at once by ``predict``: blocks of about 2^17 (1 MiB) stay in
 # cache (see benchmarks/) and bound the work arrays whatever n_samples.
 _CHUNK_ELEMENTS = 1 << 17
+# Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
+_MIN_BLOCKS_PER_THREAD = 4
 
 
 @dataclass(frozen=True)
@@ -632,30 +636,65 @@ class RuleBase:
         array([[3.],
                [0.]])
         """
-        X = self._check_X(X)
+        return self._predict(self._check_X(X))
+
+    def _predict(self, X):
+        """:meth:`predict` on inputs already checked: a float64 matrix of the right width."""
         n_samples, n_features = X.shape
-        Y = np.empty((n_samples, self.n_outputs))
+        n_outputs = self.n_outputs
+        Y = np.empty((n_samples, n_outputs))
         linear = self.order == 1
         if linear:
-            # one GEMM per block: W @ [A_i | b_i] gives every output's slopes and constant
+            # One GEMM per block, W @ theta, gives every output's slopes and constant,
+            # laid out (input k, output) so each input's slice is one strided view.
             theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
-            theta = theta.reshape(self.n_rules, -1)  # (n_rules, n_outputs * (n_features + 1))
-        # Blocks of _CHUNK_ELEMENTS strengths; their thin GEMMs run on one BLAS thread
-        # (see randomts._threads).
-        step = max(1, _CHUNK_ELEMENTS // self.n_rules)
-        with single_blas_thread():
-            for start in range(0, n_samples, step):
+            theta = np.ascontiguousarray(theta.transpose(0, 2, 1)).reshape(self.n_rules, -1)
+        else:
+            theta = self._intercept
+        # Blocks of _CHUNK_ELEMENTS strengths, in buffers reused across blocks so that the
+        # strengths and the GEMM's output stay in cache; the thin GEMMs run on one BLAS
+        # thread (see randomts._threads). With several cores, contiguous stripes of
+        # blocks run in threads (NumPy releases the GIL in its loops and GEMMs); each
+        # row's arithmetic is the same whatever the threads, so the output is too.
+        step = max(1, min(n_samples, _CHUNK_ELEMENTS // self.n_rules))
+        n_blocks = -(-n_samples // step)
+        n_threads = max(1, min(blas_thread_limit(), n_blocks // _MIN_BLOCKS_PER_THREAD))
+
+        def run(first, last):
+            strengths = np.empty((step, self.n_rules))
+            mixed = np.empty((step, theta.shape[1]))
+            for start in range(first * step, min(last * step, n_samples), step):
                 rows = slice(start, min(start + step, n_samples))
                 Xc = X[rows]
-                W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=self._normalize)
+                if self._normalize:
+                    W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=True)
+                else:
+                    W = _membership.log_firing_strengths(
+                        Xc, self._centers, self._sigmas, out=strengths[: Xc.shape[0]]
+                    )
+                    np.exp(W, out=W)
                 if not linear:
-                    np.matmul(W, self._intercept, out=Y[rows])
+                    np.matmul(W, theta, out=Y[rows])
                     continue
-                mixed = (W @ theta).reshape(Xc.shape[0], self.n_outputs, n_features + 1)
+                block = np.matmul(W, theta, out=mixed[: Xc.shape[0]])
+                block = block.reshape(Xc.shape[0], n_features + 1, n_outputs)
                 Yc = Y[rows]
-                Yc[...] = mixed[:, :, n_features]
+                Yc[...] = block[:, n_features, :]
                 for k in range(n_features):
-                    Yc += mixed[:, :, k] * Xc[:, k, None]
+                    Yc += block[:, k, :] * Xc[:, k, None]
+
+        with single_blas_thread():
+            if n_threads == 1:
+                run(0, n_blocks)
+            else:
+                bounds = [n_blocks * i // n_threads for i in range(n_threads + 1)]
+                with ThreadPoolExecutor(max_workers=n_threads - 1) as pool:
+                    futures = [
+                        pool.submit(run, bounds[i], bounds[i + 1]) for i in range(1, n_threads)
+                    ]
+                    run(bounds[0], bounds[1])
+                    for future in futures:
+                        future.result()
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
@@ -712,12 +751,33 @@ class RuleBase:
         order = check_int_option(order, "order", (0, 1))
         check_option(solver, "solver", SOLVERS)
         alpha = check_real(alpha, "alpha", low=0.0)
-        K = design_matrix(
-            _membership.firing_strengths(X, self._centers, self._sigmas, normalize=self._normalize),
-            X,
-            order=order,
-        )
-        gamma = solve_least_squares(K, Y, solver=solver, alpha=alpha)
+        gamma = None
+        if solver in ("lstsq", "cholesky"):
+            # K is never formed: its rows are written block by block into the QR factor
+            # (lstsq) or Gram matrix (cholesky) of [K Y], in threads (see accumulators).
+            n_columns = self.n_rules * (self.n_features + 1 if order == 1 else 1)
+            q = n_columns + Y.shape[1]
+            write = design_rows_writer(
+                X, Y, self._centers, self._sigmas, normalize=self._normalize, order=order
+            )
+            kind = SOLVER_FACTOR[solver]
+            factor = fold_rows(np.zeros((q, q), order="F"), write, X.shape[0], kind=kind)
+            if kind == "r":
+                gamma = solve_r(factor, n_columns, solver=solver, alpha=alpha, n_samples=X.shape[0])
+            else:
+                try:
+                    gamma = cholesky_gram(factor, n_columns, alpha=alpha)
+                except np.linalg.LinAlgError:
+                    pass  # not positive definite in floating point: the SVD of K, below
+        if gamma is None:
+            K = design_matrix(
+                _membership.firing_strengths(
+                    X, self._centers, self._sigmas, normalize=self._normalize
+                ),
+                X,
+                order=order,
+            )
+            gamma = solve_least_squares(K, Y, solver=solver, alpha=alpha)
         coef, intercept = split_coefficients(gamma, self.n_rules, self.n_features, order=order)
         output_names = self._output_names if Y.shape[1] == self.n_outputs else None
         return self.replace(coef=coef, intercept=intercept, output_names=output_names)

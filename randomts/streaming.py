@@ -4,8 +4,11 @@ The antecedents are fixed, so the least-squares system ``K Gamma = Y`` can be
 accumulated chunk by chunk in a ``(q, q)`` factor (see
 :mod:`randomts.accumulators`), ``q = n_rules * (n_features + 1) + n_outputs``:
 memory does not grow with the number of rows and time grows linearly with it.
-Within a chunk, ``K`` is built a block of rows at a time, so a chunk of any
-size never materialises more than about 32 MB of ``K``.
+Within a chunk, the rows of ``K`` are written a block of 512 (QR) or 2048
+(Gram) rows at a time straight into the factor's update
+(:func:`randomts.design.design_rows_writer`,
+:func:`randomts.accumulators.fold_rows`), in one thread per core: ``K`` is
+never materialised, whatever the chunk size.
 
 The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
 and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
@@ -20,14 +23,12 @@ import numpy as np
 
 from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
 from .accumulators import LeastSquaresAccumulator
-from .design import split_coefficients
+from .design import design_rows_writer, split_coefficients
 from .rulebase import RuleBase
 from .solvers import SOLVERS
 
 __all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
 
-# Entries of K built at once inside a chunk (32 MB).
-_K_BLOCK_ELEMENTS = 1 << 22
 
 
 class ConsequentStream:
@@ -101,12 +102,11 @@ class ConsequentStream:
                 f"Y must have shape (n_rows, n_outputs) = ({X.shape[0]}, {self.n_outputs}); "
                 f"got {Y.shape}."
             )
-        n_columns = self.accumulator.n_columns
-        rows = max(1, _K_BLOCK_ELEMENTS // n_columns)
-        for start in range(0, X.shape[0], rows):
-            block = slice(start, min(start + rows, X.shape[0]))
-            K = self.antecedents.design_matrix(X[block], order=self.order)
-            self.accumulator.update(K, Y[block])
+        rb = self.antecedents
+        write = design_rows_writer(
+            X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
+        )
+        self.accumulator.update_rows(write, X.shape[0])
         return self
 
     def merge(self, other):

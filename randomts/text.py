@@ -55,7 +55,7 @@ __all__ = [
 TABLE_FORMATS = tuple(tabulate_formats)
 
 _HEADER = "# Takagi-Sugeno rule base:"
-_PLAIN_NAME = re.compile(r"^[A-Za-z_][^\s\"'*,=]*$")
+_PLAIN_NAME = re.compile(r"^[A-Za-z_][^\s\"'*,=]*\Z")  # \Z: "$" would let a final newline in
 
 
 def format_number(value, precision=None) -> str:

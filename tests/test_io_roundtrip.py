@@ -192,3 +192,10 @@ def test_any_input_names_survive_text_json_and_fll_and_fis_keeps_them_usable(nam
         assert loads(dumps(rule_base, fmt), fmt).input_names == tuple(names)
     back = loads(dumps(rule_base, "fis"), "fis")
     assert np.array_equal(back.centers, rule_base.centers) and len(set(back.input_names)) == 3
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "fll"])
+def test_a_name_ending_in_a_newline_is_quoted_not_written_bare(fmt):
+    """Found by hypothesis: ``$`` in a regex also matches before a final newline."""
+    rule_base = random_model(0, n_rules=2).replace(input_names=["0", "00", "A\n"])
+    assert loads(dumps(rule_base, fmt), fmt).input_names == ("0", "00", "A\n")

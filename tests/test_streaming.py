@@ -1,6 +1,7 @@
 """Streaming fits: exact accumulation of [K Y] gives the model of one fit on all the rows."""
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 import pytest
 
 from randomts import RandomTSRegressor, RuleBase
@@ -234,16 +235,24 @@ def test_fit_from_a_generator_with_a_progress_bar(capsys):
     assert relative_gap(rb.predict(X), antecedents.fit_consequents(X, Y[:, 0]).predict(X)) < 1e-10
 
 
-def test_chunks_larger_than_the_internal_block_of_K(monkeypatch):
-    """A chunk is turned into K a block of rows at a time; the blocks change nothing."""
-    import randomts.streaming as streaming
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+def test_internal_blocks_and_threads_change_only_rounding(monkeypatch, solver):
+    """A chunk is folded in blocks of rows, in stripes over threads: neither changes the model."""
+    import randomts.accumulators as accumulators
 
-    X, Y = sine_data(4, n=500)
+    X, Y = sine_data(4, n=3000)
     antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=4)
-    reference = ConsequentStream(antecedents).update(X, Y).rule_base()
-    monkeypatch.setattr(streaming, "_K_BLOCK_ELEMENTS", 30 * 37)  # 37 rows of K per block
-    blocked = ConsequentStream(antecedents).update(X, Y).rule_base()
-    assert relative_gap(blocked.predict(X), reference.predict(X)) < 1e-12
+    # The Gram matrix squares cond(K): with a small ridge, rounding moves the fit by ~1e-9.
+    alpha, tolerance = (0.0, 1e-10) if solver == "lstsq" else (1e-8, 1e-8)
+    with threadpool_limits(1):
+        stream = ConsequentStream(antecedents, solver=solver).update(X, Y)
+        reference = stream.rule_base(alpha)
+    monkeypatch.setattr(accumulators, "_QR_BLOCK_ROWS", 37)
+    monkeypatch.setattr(accumulators, "_GRAM_BLOCK_ROWS", 37)
+    with threadpool_limits(2):
+        assert accumulators.fold_threads(3000, 32, kind=accumulators.SOLVER_FACTOR[solver]) == 2
+        blocked = ConsequentStream(antecedents, solver=solver).update(X, Y).rule_base(alpha)
+    assert relative_gap(blocked.predict(X), reference.predict(X)) < tolerance
 
 
 def test_stream_errors():

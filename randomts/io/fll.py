@@ -66,7 +66,7 @@ from ._names import unique_names
 
 __all__ = ["FllFormat"]
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "$" would let a final newline in
 _KEYWORDS = {
     "if",
     "is",

@@ -1,0 +1,182 @@
+"""Row blocks folded into QR and Gram factors in threads, through GIL-free LAPACK/BLAS calls."""
+
+import numpy as np
+import pytest
+from scipy.linalg import blas, lapack
+from threadpoolctl import threadpool_limits
+
+from randomts import RandomTSRegressor, RuleBase
+from randomts import _lapack
+from randomts.accumulators import fold_rows, fold_threads, solve_r, update_r
+from randomts.design import design_matrix, design_rows_writer
+from randomts.membership import firing_strengths
+from randomts.solvers import solve_least_squares
+
+
+def rows_of(A):
+    def fill(start, stop, out):
+        out[...] = A[start:stop]
+
+    return fill
+
+
+def test_the_gil_free_routines_are_found():
+    """SciPy exports the capsules; without them the threads would only queue on the GIL."""
+    assert _lapack.RELEASES_GIL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dtpqrt_is_bitwise_the_f2py_wrapper(seed):
+    rng = np.random.default_rng(seed)
+    R0 = np.asfortranarray(np.triu(rng.normal(size=(40, 40))))
+    B = np.asfortranarray(rng.normal(size=(300, 40)))
+    R1, R2 = R0.copy(order="F"), R0.copy(order="F")
+    _lapack.dtpqrt(R1, B.copy(order="F"), 16)
+    R2, _, _, info = lapack.dtpqrt(0, 16, R2, B.copy(order="F"), overwrite_a=1, overwrite_b=1)
+    assert info == 0
+    assert np.array_equal(R1, R2)
+
+
+def test_dsyrk_is_bitwise_the_f2py_wrapper():
+    rng = np.random.default_rng(0)
+    B = np.asfortranarray(rng.normal(size=(500, 30)))
+    G = np.asfortranarray(rng.normal(size=(30, 30)))
+    expected = blas.dsyrk(1.0, B, beta=1.0, c=G.copy(order="F"), trans=1, lower=0)
+    _lapack.dsyrk(G, B)
+    assert np.array_equal(np.triu(G), np.triu(expected))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: _lapack.dtpqrt(np.zeros((3, 3), order="F"), np.zeros((4, 3)), 2),  # B in C order
+        lambda: _lapack.dtpqrt(np.zeros((3, 3)), np.zeros((4, 3), order="F"), 2),  # R in C order
+        lambda: _lapack.dtpqrt(np.zeros((3, 3), order="F"), np.zeros((4, 3), order="F"), 4),
+        lambda: _lapack.dtpqrt(
+            np.zeros((3, 3), order="F"), np.zeros((4, 3), order="F"), 2, T=np.zeros((1, 3), order="F")
+        ),
+        lambda: _lapack.dtpqrt(
+            np.zeros((3, 3), order="F"), np.zeros((4, 3), order="F"), 2, work=np.zeros(2)
+        ),
+        lambda: _lapack.dtpqrt(np.zeros((2, 2), order="F"), np.zeros((4, 3), order="F"), 2),
+        lambda: _lapack.dsyrk(np.zeros((3, 3), order="F"), np.zeros((4, 3))),
+        lambda: _lapack.dsyrk(np.zeros((2, 2), order="F"), np.zeros((4, 3), order="F")),
+        lambda: _lapack.dsyrk(np.zeros((3, 3), order="F", dtype=np.float32), np.zeros((4, 3), order="F")),
+    ],
+)
+def test_raw_pointer_calls_refuse_arrays_lapack_would_overrun(call):
+    with pytest.raises(ValueError, match="dtpqrt needs|dsyrk needs"):
+        call()
+
+
+def test_fold_threads_follows_the_blas_limit_and_the_size():
+    with threadpool_limits(1):
+        assert fold_threads(10**6, 300) == 1
+    with threadpool_limits(2):
+        assert fold_threads(10**6, 300) == 2
+        assert fold_threads(3000, 300) == 1  # stripes shorter than 8 q rows: one thread
+        assert fold_threads(3000, 300, kind="gram") == 1  # fewer than 4 blocks of 2048 each
+        assert fold_threads(20_000, 300, kind="gram") == 2
+    assert fold_threads(10**6, 300, threads=1) == 1
+
+
+@pytest.mark.parametrize("kind", ["r", "gram"])
+@pytest.mark.parametrize("seed", range(3))
+def test_threads_give_the_same_factor_to_rounding_and_are_reproducible(kind, seed):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(20_000, 12)) * np.logspace(0, 3, 12)
+    one = fold_rows(np.zeros((12, 12), order="F"), rows_of(A), len(A), kind=kind, threads=1)
+    two = fold_rows(np.zeros((12, 12), order="F"), rows_of(A), len(A), kind=kind, threads=2)
+    again = fold_rows(np.zeros((12, 12), order="F"), rows_of(A), len(A), kind=kind, threads=2)
+    assert np.array_equal(two, again)
+    if kind == "r":  # R is unique up to the signs of its rows
+        one, two = np.abs(one), np.abs(two)
+    reference = np.abs(np.linalg.qr(A, mode="r")) if kind == "r" else np.triu(A.T @ A)
+    scale = np.abs(reference).max()
+    assert np.abs(np.triu(one) - reference).max() < 1e-12 * scale
+    assert np.abs(np.triu(two) - reference).max() < 1e-12 * scale
+
+
+def test_fold_rows_folds_into_the_factor_it_is_given():
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(12_000, 5))
+    R = fold_rows(np.zeros((5, 5), order="F"), rows_of(A[:4000]), 4000)
+    R = update_r(R, A[4000:, :4], A[4000:, 4:], threads=2)
+    assert np.allclose(np.abs(R), np.abs(np.linalg.qr(A, mode="r")), rtol=1e-12, atol=1e-9)
+
+
+def test_an_error_in_a_worker_thread_reaches_the_caller():
+    A = np.ones((20_000, 3))
+
+    def fill(start, stop, out):
+        if start >= 10_000:
+            raise KeyError(f"row {start}")
+        out[...] = A[start:stop]
+
+    with pytest.raises(KeyError, match="row"):
+        fold_rows(np.zeros((3, 3), order="F"), fill, len(A), threads=2)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("order", [0, 1])
+def test_rows_written_in_place_equal_the_design_matrix_bitwise(normalize, order):
+    rng = np.random.default_rng(2)
+    X, Y = rng.uniform(-2, 2, size=(700, 3)), rng.normal(size=(700, 2))
+    rb = RuleBase.random(n_features=3, n_rules=7, normalize=normalize, random_state=0)
+    K = design_matrix(firing_strengths(X, rb.centers, rb.sigmas, normalize=normalize), X, order=order)
+    out = np.empty((650, K.shape[1] + 2), order="F")
+    design_rows_writer(X, Y, rb.centers, rb.sigmas, normalize=normalize, order=order)(50, 700, out)
+    assert np.array_equal(out, np.hstack([K, Y])[50:])
+
+
+def test_design_matrix_writes_through_an_out_of_any_layout():
+    rng = np.random.default_rng(5)
+    W, X = rng.random((4, 2)), rng.random((4, 2))
+    expected = design_matrix(W, X)
+    for out in (np.empty((4, 12))[:, ::2], np.empty((6, 4)).T, np.empty((4, 8), order="F")[:, 1:7]):
+        design_matrix(W, X, out=out)
+        assert np.array_equal(out, expected)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+def test_the_fit_without_k_is_the_fit_with_k(threads, solver):
+    """fit_consequents never forms K; solving from the explicit K gives the same consequents."""
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-2, 2, size=(12_000, 2))
+    Y = np.column_stack([np.sin(X.sum(1)), np.cos(X[:, 0]) * X[:, 1]])
+    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=30, random_state=1)
+    alpha = 1e-8 if solver == "cholesky" else 0.0
+    with threadpool_limits(threads):
+        fitted = antecedents.fit_consequents(X, Y, solver=solver, alpha=alpha)
+        K = antecedents.design_matrix(X)
+        gamma = solve_least_squares(K, Y, solver=solver, alpha=alpha)
+    stacked = np.concatenate([fitted.coef.transpose(0, 2, 1), fitted.intercept[:, None, :]], axis=1)
+    stacked = stacked.reshape(-1, 2)
+    if solver == "lstsq":  # the same rows in the same stripes: the same R, bit for bit
+        assert np.array_equal(stacked, gamma)
+    else:  # syrk on K where it lies against syrk of row blocks: rounding apart
+        assert np.abs(stacked - gamma).max() < 1e-6 * np.abs(gamma).max()
+    prediction = fitted.predict(X)
+    assert np.abs(prediction - K @ gamma).max() < 1e-10 * np.abs(Y).max()
+
+
+def test_estimator_predict_skips_only_checks_that_cannot_fail():
+    """The fast path for plain finite float64 arrays returns what the validated path returns."""
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, size=(300, 2))
+    model = RandomTSRegressor(n_rules=8, random_state=0).fit(X, X[:, 0] * X[:, 1])
+    assert model._is_plain_valid_input(X)
+    expected = model.rule_base_.predict(X)[:, 0]
+    assert np.array_equal(model.predict(X), expected)
+    assert np.array_equal(model.predict(X.tolist()), expected)  # validated path
+    assert np.array_equal(model.predict(np.asfortranarray(X)), expected)
+    for bad in (X[:, :1], np.full((2, 2), np.nan), np.array([[np.inf, 0.0]]), X.astype(np.float32)):
+        assert not model._is_plain_valid_input(bad)
+    big = np.full((2, 2), 1e308)  # finite entries whose sum overflows: the full check decides
+    assert not model._is_plain_valid_input(big)
+    assert model.predict(big).shape == (2,)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        model.predict(np.full((2, 2), np.nan))
+    with pytest.raises(ValueError, match="X has 1 features, but RandomTSRegressor is expecting 2"):
+        model.predict(X[:, :1])
