@@ -35,7 +35,18 @@ _DTPQRT_SIGNATURE = ("int *",) * 4 + ("d *", "int *") * 4
 _DTPQRT_ARGTYPES = [_INT_P] * 4 + [_PTR, _INT_P] * 4
 # void dsyrk(char *uplo, char *trans, int *n, int *k, d *alpha, d *a, int *lda,
 #            d *beta, d *c, int *ldc)
-_DSYRK_SIGNATURE = ("char *", "char *", "int *", "int *", "d *", "d *", "int *", "d *", "d *", "int *")
+_DSYRK_SIGNATURE = (
+    "char *",
+    "char *",
+    "int *",
+    "int *",
+    "d *",
+    "d *",
+    "int *",
+    "d *",
+    "d *",
+    "int *",
+)
 _DSYRK_ARGTYPES = [_CHAR_P, _CHAR_P, _INT_P, _INT_P, _PTR, _PTR, _INT_P, _PTR, _PTR, _INT_P]
 
 
@@ -45,7 +56,9 @@ def _signature_of(name):
     simplified = []
     for argument in arguments:
         argument = argument.strip()
-        if argument.endswith("*") and ("cython_lapack_d" in argument or "cython_blas_d" in argument):
+        if argument.endswith("*") and (
+            "cython_lapack_d" in argument or "cython_blas_d" in argument
+        ):
             argument = "d *"
         simplified.append(argument)
     return tuple(simplified)
@@ -59,7 +72,10 @@ def _load(module_name, function, signature, argtypes):
         get_name = ctypes.pythonapi.PyCapsule_GetName
         get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
         get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-        get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        get_pointer.restype, get_pointer.argtypes = (
+            ctypes.c_void_p,
+            [ctypes.py_object, ctypes.c_char_p],
+        )
         name = get_name(capsule)
         if not name.startswith(b"void ") or _signature_of(name.decode()) != signature:
             return None

@@ -21,18 +21,20 @@ at the end. Two are kept, one per kind of solver:
 
 Merging two factors is one more ``tpqrt`` (of two triangles) or a sum, so the
 blocks may be reduced in any order or tree (see :mod:`randomts.distributed`).
+:func:`fold_rows` uses that to fold contiguous stripes of rows in threads,
+one per core, through LAPACK and BLAS calls that release the GIL
+(:mod:`randomts._lapack`), and to take the rows from a function that writes
+them block by block, so that ``K`` need never be formed.
 """
 
 from __future__ import annotations
-
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.linalg
 from scipy.linalg import blas, lapack
 
 from . import _lapack
-from ._threads import blas_thread_limit, single_blas_thread
+from ._threads import blas_thread_limit, run_stripes, single_blas_thread
 from ._validation import check_int, check_option, check_real
 
 __all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator"]
@@ -84,7 +86,7 @@ def _inner_block(q):
 
 
 def _fold_stripe(factor, fill, start, stop, kind):
-    """Fold rows ``start:stop`` of ``[K Y]``, written block by block by ``fill``, into ``factor``."""
+    """Fold rows ``start:stop`` of ``[K Y]``, written in blocks by ``fill``, into ``factor``."""
     q = factor.shape[0]
     if kind == "r":
         inner = _inner_block(q)
@@ -109,9 +111,9 @@ def fold_threads(n_rows, q, threads=None, *, kind="r"):
 
     As many as BLAS may use (:func:`randomts._threads.blas_thread_limit`, so
     ``threadpoolctl.threadpool_limits(1)`` gives one), but no more than gives
-    every thread 4 blocks of rows and, for the QR factor, a stripe of ``8 q``
-    rows: below that, merging the stripes' triangles costs more than the
-    threads save (Gram matrices merge by a sum).
+    every thread 2 blocks of rows (Gram matrices, which merge by a sum) or,
+    for the QR factor, 4 blocks and ``8 q`` rows: below that, merging the
+    stripes' triangles costs more than the threads save.
 
     Examples
     --------
@@ -125,7 +127,7 @@ def fold_threads(n_rows, q, threads=None, *, kind="r"):
     if kind == "r":
         stripe = max(_QR_ROWS_PER_COLUMN_PER_THREAD * q, 4 * _QR_BLOCK_ROWS)
     else:
-        stripe = 4 * _GRAM_BLOCK_ROWS
+        stripe = 2 * _GRAM_BLOCK_ROWS
     return max(1, min(threads, n_rows // stripe))
 
 
@@ -182,15 +184,12 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
         blocks = -(-n_rows // rows)
         bounds = [min(n_rows, blocks * i // n_threads * rows) for i in range(n_threads)]
         bounds.append(n_rows)
-        factors = [factor] + [np.zeros((q, q), order="F") for _ in range(n_threads - 1)]
-        with ThreadPoolExecutor(max_workers=n_threads - 1) as pool:
-            futures = [
-                pool.submit(_fold_stripe, factors[i], fill, bounds[i], bounds[i + 1], kind)
-                for i in range(1, n_threads)
-            ]
-            _fold_stripe(factor, fill, bounds[0], bounds[1], kind)
-            for future in futures:
-                future.result()  # re-raises a worker's exception here
+
+        def fold(start, stop):  # the first stripe folds into factor, the others into zeros
+            target = factor if start == 0 else np.zeros((q, q), order="F")
+            return _fold_stripe(target, fill, start, stop, kind)
+
+        factors = run_stripes(fold, bounds)
         for other in factors[1:]:
             factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
     return factor
@@ -392,7 +391,7 @@ class LeastSquaresAccumulator:
         return self
 
     def update_rows(self, fill, n_rows):
-        """Fold in ``n_rows`` rows written block by block by ``fill(start, stop, out)``; return self.
+        """Fold in ``n_rows`` rows written in blocks by ``fill(start, stop, out)``; return self.
 
         See :func:`fold_rows`: rows of ``[K Y]`` are produced where they are
         folded in (e.g. by :func:`randomts.design.design_rows_writer`), so ``K``

@@ -224,7 +224,9 @@ def van_der_pol_phases(settings, rng):
     """
     return {
         phase: van_der_pol(
-            initial_states(settings, rng, design=settings.train_design if phase == "train" else "uniform"),
+            initial_states(
+                settings, rng, design=settings.train_design if phase == "train" else "uniform"
+            ),
             settings.n_steps, step=settings.step, lam=settings.lam, form=settings.form,
         )
         for phase in _PHASES

@@ -122,7 +122,8 @@ def design_rows_writer(X, Y, centers, sigmas, *, normalize=False, order=1):
             weights = _membership.firing_strengths(rows, centers, sigmas, normalize=True)
         else:
             # strengths in the layout of out, so that writing K's columns runs contiguously
-            weights = np.empty((stop - start, centers.shape[0]), order="F" if out.flags.f_contiguous else "C")
+            layout = "F" if out.flags.f_contiguous else "C"
+            weights = np.empty((stop - start, centers.shape[0]), order=layout)
             _membership.log_firing_strengths(rows, centers, sigmas, out=weights)
             np.exp(weights, out=weights)
         design_matrix(weights, rows, order=order, out=out[:, :n_columns])

@@ -13,14 +13,13 @@ paper's Shuffled Linear Model, ``normalize=False``) or their weighted
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import membership as _membership
-from ._threads import blas_thread_limit, single_blas_thread
+from ._threads import blas_thread_limit, run_stripes, single_blas_thread
 from ._validation import (
     check_int,
     check_int_option,
@@ -667,7 +666,9 @@ class RuleBase:
                 rows = slice(start, min(start + step, n_samples))
                 Xc = X[rows]
                 if self._normalize:
-                    W = _membership.firing_strengths(Xc, self._centers, self._sigmas, normalize=True)
+                    W = _membership.firing_strengths(
+                        Xc, self._centers, self._sigmas, normalize=True
+                    )
                 else:
                     W = _membership.log_firing_strengths(
                         Xc, self._centers, self._sigmas, out=strengths[: Xc.shape[0]]
@@ -684,17 +685,7 @@ class RuleBase:
                     Yc += block[:, k, :] * Xc[:, k, None]
 
         with single_blas_thread():
-            if n_threads == 1:
-                run(0, n_blocks)
-            else:
-                bounds = [n_blocks * i // n_threads for i in range(n_threads + 1)]
-                with ThreadPoolExecutor(max_workers=n_threads - 1) as pool:
-                    futures = [
-                        pool.submit(run, bounds[i], bounds[i + 1]) for i in range(1, n_threads)
-                    ]
-                    run(bounds[0], bounds[1])
-                    for future in futures:
-                        future.result()
+            run_stripes(run, [n_blocks * i // n_threads for i in range(n_threads + 1)])
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:

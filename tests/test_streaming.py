@@ -1,8 +1,8 @@
 """Streaming fits: exact accumulation of [K Y] gives the model of one fit on all the rows."""
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 import pytest
+from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor, RuleBase
 from randomts.accumulators import LeastSquaresAccumulator, merge_r
