@@ -1,4 +1,4 @@
-"""One BLAS thread for loops of small BLAS calls.
+"""Threads: one BLAS thread for loops of small BLAS calls, and our own threads over row stripes.
 
 A loop of many small BLAS calls (Householder updates of a few hundred rows,
 the thin GEMM of a prediction block) gains nothing from BLAS threads, and on
@@ -8,6 +8,13 @@ development machine under load: a streamed QR fit of 10^5 rows took 1.6 s
 with one thread and 113 s with two; ``RuleBase.predict`` on 10^5 rows 0.15 s
 against 0.45-0.72 s. scikit-learn limits threads the same way around its
 loops of small BLAS calls (e.g. in ``KMeans``).
+
+The cores are used instead by splitting the rows into one contiguous stripe
+per core and running each stripe in a thread of its own (:func:`run_stripes`),
+each calling BLAS with one thread: the fit's QR and Gram updates (through
+GIL-free LAPACK/BLAS calls, ``randomts._lapack``) and ``predict``'s blocks
+(NumPy releases the GIL in its loops). How many threads: as many as BLAS is
+allowed (:func:`blas_thread_limit`), so ``threadpoolctl`` controls both.
 """
 
 from __future__ import annotations

@@ -176,6 +176,7 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     True
     """
     q = factor.shape[0]
+    factor = np.asfortranarray(factor)  # LAPACK's layout (a copy only if it was not)
     n_threads = fold_threads(n_rows, q, threads, kind=kind)
     with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
         if n_threads == 1:
@@ -446,7 +447,7 @@ class LeastSquaresAccumulator:
         if self.kind == "r":
             self.factor = merge_r(self.factor, factor)
         else:
-            self.factor = self.factor + np.triu(factor)
+            self.factor += np.triu(factor)  # in place: keeps the Fortran order
         self.n_samples += check_int(n_samples, "n_samples", low=0)
         return self
 

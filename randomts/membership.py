@@ -100,22 +100,32 @@ def log_firing_strengths(X, centers, sigmas, *, out=None):
     # Work in the layout of ``out`` (column-major when it is), so every pass runs contiguously.
     column_major = out.flags.f_contiguous and not out.flags.c_contiguous
     scaled = np.empty((rows, n_rules), order="F" if column_major else "C")
-    if n_features == 0:
-        out[...] = 0.0
     with np.errstate(over="ignore"):  # an overflow gives log w = -inf, i.e. w = 0: exact
         for start in range(0, n_samples, rows):
             stop = min(start + rows, n_samples)
-            block, work = out[start:stop], scaled[: stop - start]
-            for k in range(n_features):
-                np.subtract(X[start:stop, k, None], centers[None, :, k], out=work)
-                work *= inv_sigmas[None, :, k]
-                if k == 0:
-                    np.multiply(work, work, out=block)
-                else:
-                    work *= work
-                    block += work
-            block *= -0.5
+            _log_strengths_block(
+                X[start:stop], centers, inv_sigmas, out[start:stop], scaled[: stop - start]
+            )
     return out
+
+
+def _log_strengths_block(X, centers, inv_sigmas, out, work):
+    """The loop body of :func:`log_firing_strengths`: one block of rows, into ``out``.
+
+    ``work`` is scratch of ``out``'s shape; the caller sets ``np.errstate(over="ignore")``.
+    """
+    if X.shape[1] == 0:  # no inputs: every rule fires fully
+        out[...] = 0.0
+        return
+    for k in range(X.shape[1]):
+        np.subtract(X[:, k, None], centers[None, :, k], out=work)
+        work *= inv_sigmas[None, :, k]
+        if k == 0:
+            np.multiply(work, work, out=out)
+        else:
+            work *= work
+            out += work
+    out *= -0.5
 
 
 def normalize_log_strengths(log_w):

@@ -207,3 +207,40 @@ def test_run_stripes_waits_for_every_stripe_then_reraises():
         run_stripes(work, [0, 1, 2, 3])
     assert sorted(finished) == [1, 2]
     assert run_stripes(lambda start, stop: stop - start, [0, 4, 9, 10]) == [4, 5, 1]
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_threaded_predict_is_the_one_thread_predict_and_warns_of_nothing(normalize):
+    """Far inputs overflow the squared distance in every thread: w = 0 exactly, and no warning
+    (NumPy's error state is per thread, so each predict thread sets its own)."""
+    import warnings
+
+    rb = RuleBase.random(n_features=2, n_outputs=2, n_rules=1000, normalize=normalize, random_state=0)
+    rb = rb.replace(intercept=np.random.default_rng(0).normal(size=(1000, 2)))
+    X = np.random.default_rng(1).uniform(-3, 3, size=(2000, 2))
+    X[::7] = 1e200  # far from every centre
+    with threadpool_limits(1):
+        one = rb.predict(X)
+    with warnings.catch_warnings(), threadpool_limits(2):
+        warnings.simplefilter("error")
+        two = rb.predict(X)
+    assert np.array_equal(one, two)
+    if not normalize:
+        assert np.all(two[::7] == 0.0)
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
+def test_updates_after_a_merge_and_from_a_c_ordered_factor(solver):
+    from randomts.accumulators import LeastSquaresAccumulator
+
+    rng = np.random.default_rng(6)
+    K, Y = rng.normal(size=(9000, 4)), rng.normal(size=(9000, 1))
+    whole = LeastSquaresAccumulator(4, solver=solver).update(K, Y)
+    parts = LeastSquaresAccumulator(4, solver=solver).update(K[:3000], Y[:3000])
+    other = LeastSquaresAccumulator(4, solver=solver).update(K[3000:6000], Y[3000:6000])
+    parts.merge_factor(np.ascontiguousarray(other.factor), other.n_samples)
+    parts.update_rows(rows_of(np.hstack([K, Y])[6000:]), 3000)
+    assert parts.n_samples == 9000
+    assert np.allclose(parts.solve(), whole.solve(), rtol=1e-10, atol=1e-12)
+    C_ordered = np.ascontiguousarray(np.triu(np.ones((5, 5))))
+    assert fold_rows(C_ordered, rows_of(np.hstack([K, Y])), 9000, kind="gram").flags.f_contiguous
