@@ -171,6 +171,12 @@ def main(argv=None):
         help="skip pinv and the naive algorithm when K has more columns than this (default 1200)",
     )
     parser.add_argument(
+        "--max-k-gb",
+        type=float,
+        default=2.5,
+        help="skip problems whose K (which the floor needs) exceeds this many GB (default 2.5)",
+    )
+    parser.add_argument(
         "--sizes",
         nargs="+",
         default=None,
@@ -198,7 +204,7 @@ def main(argv=None):
     rows = []
     for (name, X, Y), n_rules in problems:
         p = n_rules * (X.shape[1] + 1)
-        if X.shape[0] * p * 8 > 2.5e9:
+        if X.shape[0] * p * 8 > args.max_k_gb * 1e9:
             size = X.shape[0] * p * 8 / 1e9
             print(f"<!-- skipped {name}, h={n_rules}: K would take {size:.1f} GB -->")
             continue

@@ -21,11 +21,16 @@ import numpy as np
 from randomts.demo import Table1Settings, run_table1
 
 
-def per_run_mse(design, n_seeds):
-    """(n_seeds, 10) arrays of the SLM's generalisation and simulation MSE, one per run."""
+def per_run_mse(design, n_seeds, **overrides):
+    """(n_seeds, 10) arrays of the SLM's generalisation and simulation MSE, one per run.
+
+    ``overrides`` replace other settings of the demo (the tests use small ones).
+    """
     generalisation, simulation = [], []
     for seed in range(n_seeds):
-        settings = Table1Settings(seed=seed, repeats=10, solvers=("lstsq",), train_design=design)
+        settings = Table1Settings(
+            seed=seed, repeats=10, solvers=("lstsq",), train_design=design, **overrides
+        )
         runs = run_table1(settings).per_repeat["SLM", "lstsq"]
         generalisation.append(runs["mse_generalisation"])
         simulation.append(runs["mse_simulation"])

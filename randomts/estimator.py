@@ -338,7 +338,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Y = self.rule_base_._predict(X)
         return Y[:, 0] if self._y_ndim == 1 else Y
 
-
     def _is_plain_valid_input(self, X):
         """True if ``validate_data(self, X, reset=False)`` would return ``X`` itself, unchanged.
 

@@ -215,7 +215,9 @@ def test_threaded_predict_is_the_one_thread_predict_and_warns_of_nothing(normali
     (NumPy's error state is per thread, so each predict thread sets its own)."""
     import warnings
 
-    rb = RuleBase.random(n_features=2, n_outputs=2, n_rules=1000, normalize=normalize, random_state=0)
+    rb = RuleBase.random(
+        n_features=2, n_outputs=2, n_rules=1000, normalize=normalize, random_state=0
+    )
     rb = rb.replace(intercept=np.random.default_rng(0).normal(size=(1000, 2)))
     X = np.random.default_rng(1).uniform(-3, 3, size=(2000, 2))
     X[::7] = 1e200  # far from every centre
