@@ -261,7 +261,11 @@ def initial_states(settings, rng, *, design="uniform"):
     if design == "uniform":
         return rng.uniform(-box, box, size=size)
     check_option(design, "design", TRAIN_DESIGNS, owner="initial_states")
-    unit = qmc.LatinHypercube(d=2, seed=rng).random(settings.n_trajectories)
+    try:
+        sampler = qmc.LatinHypercube(d=2, rng=rng)  # SciPy >= 1.15 (SPEC 7)
+    except TypeError:  # pragma: no cover - older SciPy: the same generator, by its old name
+        sampler = qmc.LatinHypercube(d=2, seed=rng)
+    unit = sampler.random(settings.n_trajectories)
     return (2.0 * unit - 1.0) * box
 
 
