@@ -80,9 +80,9 @@ def _executor(n_workers):
 def run_stripes(function, bounds):
     """Call ``function(bounds[i], bounds[i + 1])`` for every stripe, the first in this thread.
 
-    The others run in a pool of threads kept for the process (starting
-    threads anew would cost a tenth of a 5 ms ``predict``; a forked child
-    gets a pool of its own). Returns the results in stripe order; an
+    The others run in a pool of threads kept for the process (a new pool
+    costs about 0.26 ms a call, 6 % of a 4.4 ms ``predict`` of 10^4 rows; a
+    forked child gets a pool of its own). Returns the results in stripe order; an
     exception raised by any stripe is re-raised here, once every stripe has
     finished.
 

@@ -81,6 +81,10 @@ def _row_blocks(n_rows, block, start=0):
     return ((lo, min(lo + block, n_rows)) for lo in range(start, n_rows, block))
 
 
+def _block_rows(kind):
+    return _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS
+
+
 def _inner_block(q):
     return min(_QR_INNER_BLOCK if q < 600 else _QR_INNER_BLOCK_WIDE, q)
 
@@ -91,11 +95,8 @@ def _fold_stripe(factor, fill, start, stop, kind):
     if kind == "r":
         inner = _inner_block(q)
         T, work = np.empty((inner, q), order="F"), np.empty(inner * q)
-        rows = _QR_BLOCK_ROWS
-    else:
-        rows = _GRAM_BLOCK_ROWS
     buffer = None
-    for lo, hi in _row_blocks(stop, rows, start):
+    for lo, hi in _row_blocks(stop, _block_rows(kind), start):
         if buffer is None or buffer.shape[0] != hi - lo:
             buffer = np.empty((hi - lo, q), order="F")
         fill(lo, hi, buffer)
@@ -181,7 +182,7 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
         if n_threads == 1:
             return _fold_stripe(factor, fill, 0, n_rows, kind)
-        rows = _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS
+        rows = _block_rows(kind)
         blocks = -(-n_rows // rows)
         bounds = [min(n_rows, blocks * i // n_threads * rows) for i in range(n_threads)]
         bounds.append(n_rows)
@@ -243,16 +244,8 @@ def update_gram(G, K, Y):
         G[:n_columns, n_columns:] += K.T @ Y
         G[n_columns:, n_columns:] += Y.T @ Y
         return G
-    q = G.shape[0]
-    buffer = None
-    with single_blas_thread():
-        for start, stop in _row_blocks(K.shape[0], _GRAM_BLOCK_ROWS):
-            if buffer is None or buffer.shape[0] != stop - start:
-                buffer = np.empty((stop - start, q), order="F")
-            buffer[:, :n_columns] = K[start:stop]
-            buffer[:, n_columns:] = Y[start:stop]
-            G = blas.dsyrk(1.0, buffer, beta=1.0, c=G, trans=1, lower=0, overwrite_c=1)
-    return G
+    # otherwise [K Y] is copied into Fortran blocks, folded by syrk like any rows
+    return fold_rows(G, _copy_rows(K, Y), K.shape[0], kind="gram")
 
 
 def _matlab_tolerance(s, shape):

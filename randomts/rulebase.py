@@ -657,38 +657,40 @@ class RuleBase:
         # row's arithmetic is the same whatever the threads, so the output is too.
         step = max(1, min(n_samples, _CHUNK_ELEMENTS // self.n_rules))
         n_blocks = -(-n_samples // step)
-        n_threads = max(1, min(blas_thread_limit(), n_blocks // _MIN_BLOCKS_PER_THREAD))
+        n_threads = 1
+        if n_blocks >= 2 * _MIN_BLOCKS_PER_THREAD:  # small inputs (a free run's steps): no query
+            n_threads = max(1, min(blas_thread_limit(), n_blocks // _MIN_BLOCKS_PER_THREAD))
 
         inv_sigmas = 1.0 / self._sigmas
 
-        def run(first, last):
+        def run(first, last):  # one stripe of blocks, in this thread or a pooled one
             with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
-                run_blocks(first, last)
-
-        def run_blocks(first, last):
-            # buffers of one thread, reused by all its blocks
-            strengths, work = np.empty((step, self.n_rules)), np.empty((step, self.n_rules))
-            mixed, term = np.empty((step, theta.shape[1])), np.empty((step, n_outputs))
-            for start in range(first * step, min(last * step, n_samples), step):
-                rows = slice(start, min(start + step, n_samples))
-                Xc = X[rows]
-                m = Xc.shape[0]
-                if self._normalize:
-                    W = _membership.firing_strengths(
-                        Xc, self._centers, self._sigmas, normalize=True
-                    )
-                else:
-                    W = strengths[:m]
-                    _membership._log_strengths_block(Xc, self._centers, inv_sigmas, W, work[:m])
-                    np.exp(W, out=W)
-                if not linear:
-                    np.matmul(W, theta, out=Y[rows])
-                    continue
-                block = np.matmul(W, theta, out=mixed[:m]).reshape(m, n_features + 1, n_outputs)
-                Yc = Y[rows]
-                Yc[...] = block[:, n_features, :]
-                for k in range(n_features):
-                    Yc += np.multiply(block[:, k, :], Xc[:, k, None], out=term[:m])
+                # buffers of one thread, reused by all its blocks
+                strengths, work = np.empty((step, self.n_rules)), np.empty((step, self.n_rules))
+                mixed, term = np.empty((step, theta.shape[1])), np.empty((step, n_outputs))
+                for start in range(first * step, min(last * step, n_samples), step):
+                    rows = slice(start, min(start + step, n_samples))
+                    Xc = X[rows]
+                    m = Xc.shape[0]
+                    if self._normalize:
+                        W = _membership.firing_strengths(
+                            Xc, self._centers, self._sigmas, normalize=True
+                        )
+                    else:
+                        W = strengths[:m]
+                        _membership._log_strengths_block(
+                            Xc, self._centers, inv_sigmas, W, work[:m]
+                        )
+                        np.exp(W, out=W)
+                    if not linear:
+                        np.matmul(W, theta, out=Y[rows])
+                        continue
+                    block = np.matmul(W, theta, out=mixed[:m])
+                    block = block.reshape(m, n_features + 1, n_outputs)
+                    Yc = Y[rows]
+                    Yc[...] = block[:, n_features, :]
+                    for k in range(n_features):
+                        Yc += np.multiply(block[:, k, :], Xc[:, k, None], out=term[:m])
 
         with single_blas_thread():
             run_stripes(run, [n_blocks * i // n_threads for i in range(n_threads + 1)])
