@@ -5,7 +5,9 @@ files its examples write are thrown away, and with one BLAS thread, so the figur
 do not depend on the number of cores (and a busy machine does not slow it down).
 """
 
+import numpy  # noqa: F401 - loads OpenBLAS now, so that threadpool_limits below reaches it
 import pytest
+import scipy.linalg  # noqa: F401 - and SciPy's BLAS, when it bundles its own
 from threadpoolctl import threadpool_limits
 
 collect_ignore = ["conf.py", "longer_examples.rst"]

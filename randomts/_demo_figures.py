@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .narx import NARX
 
 __all__ = ["require_matplotlib", "write_figures"]
 
@@ -61,7 +60,7 @@ def _figure_one(table):
     solver = "lstsq" if "lstsq" in settings.solvers else settings.solvers[0]
     rule_base = table.last["rule_bases"]["SLM", solver]
     train = table.last["phases"]["train"]
-    narx = NARX(y_lags=1, output_names=("x1", "x2"))
+    narx = settings.narx
     one_step = narx.predict_one_step(rule_base, train)
     figure = Figure(figsize=(7.0, 7.6), layout="constrained")
     axes = figure.add_subplot()

@@ -39,10 +39,14 @@ def _add_demo(commands):
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     demo.add_argument("--initial-box", type=float, default=2.0, metavar="A",
                       help="initial states in [-A, A]^2 (default 2)")
-    demo.add_argument("--train-design", choices=("latin-hypercube", "uniform"),
-                      default="latin-hypercube",
-                      help="training starts: a Latin hypercube over the box (default) or uniform "
-                      "at random; the other phases' starts are always uniform at random")
+    demo.add_argument("--train-design", choices=("latin-hypercube+rest", "latin-hypercube",
+                                                 "uniform"),
+                      default="latin-hypercube+rest",
+                      help="training starts: one near rest and the others a Latin hypercube over "
+                      "the box (default), all on a Latin hypercube, or uniform at random; the "
+                      "other phases' starts are always uniform at random")
+    demo.add_argument("--target", choices=("increment", "output"), default="increment",
+                      help="fit the models to x(k) - x(k-1) (default) or to x(k), as the paper")
     demo.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     demo.add_argument("--figures", metavar="DIR",
                       help="also write figure1.png and simulation.png to DIR (needs matplotlib)")
@@ -55,7 +59,8 @@ def _demo(args):
 
     return run_demo(
         repeats=args.repeats, seed=args.seed, n_rules=args.rules, initial_box=args.initial_box,
-        train_design=args.train_design, json_path=args.json, figures_dir=args.figures,
+        train_design=args.train_design, target=args.target, json_path=args.json,
+        figures_dir=args.figures,
         progress=None if args.quiet else progress_printer(sys.stderr),
     )
 

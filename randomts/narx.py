@@ -16,6 +16,13 @@ and any randomts model (a fitted :class:`~randomts.RandomTSRegressor`, a
 - :meth:`NARX.name_rules` gives a rule base the lagged names, so rules read
   ``IF y1(k-1) is ... AND u(k-2) is ... THEN y1(k) = ...``.
 
+With ``target="increment"`` the model plays the change of the outputs over
+one step instead, ``y(k) = y(k - 1) + f(...)``: the regressors' targets are
+``y(k) - y(k - 1)``, and one-step prediction, simulation and linearisation add
+``y(k - 1)`` back. For a sampled continuous-time system (``y(k) = y(k-1) +
+dt g(y(k-1))`` under forward Euler) ``f`` is then the vector field times the
+step, so the model spends none of its rules on reproducing the identity.
+
 Data layout: trajectories of equal length, time on the second axis. Outputs
 ``y`` are ``(n_trajectories, n_steps, n_outputs)`` or, with one output,
 ``(n_trajectories, n_steps)``; inputs ``u`` likewise with ``n_inputs``.
@@ -28,10 +35,13 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_int, check_matrix
+from ._validation import check_int, check_matrix, check_option
 from .linearization import _rule_base_of, linearize
 
-__all__ = ["NARX"]
+__all__ = ["NARX", "TARGETS"]
+
+#: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
+TARGETS = ("output", "increment")
 
 
 def _check_lags(lags, name, *, minimum):
@@ -79,6 +89,11 @@ class NARX:
         Names of the outputs; their number is ``n_outputs``.
     input_names : str or sequence of str, default="u"
         Names of the inputs (ignored without input lags).
+    target : {"output", "increment"}, default="output"
+        What the model predicts: the outputs ``y(k)``, or their increments
+        ``y(k) - y(k-1)`` (then ``y_lags`` must include 1). Either way
+        :meth:`predict_one_step`, :meth:`simulate` and :meth:`linearize`
+        return the outputs ``y(k)``.
 
     Attributes
     ----------
@@ -89,7 +104,8 @@ class NARX:
         Names of the columns of ``X``: every output's lags, then every
         input's, e.g. ``("y(k-1)", "y(k-2)", "u(k-1)")``.
     target_names : tuple of str
-        Names of the columns of ``Y``, e.g. ``("y(k)",)``.
+        Names of the columns of ``Y``, e.g. ``("y(k)",)``, or
+        ``("y(k)-y(k-1)",)`` for increments.
 
     Examples
     --------
@@ -104,9 +120,11 @@ class NARX:
            [ 2.,  1., 12.]])
     >>> Y.ravel()
     array([2., 3.])
+    >>> NARX(y_lags=2, u_lags=1, target="increment").regressors(y, u)[1].ravel()  # y(k) - y(k-1)
+    array([1., 1.])
     """
 
-    def __init__(self, y_lags=1, u_lags=0, *, output_names="y", input_names="u"):
+    def __init__(self, y_lags=1, u_lags=0, *, output_names="y", input_names="u", target="output"):
         self.y_lags = _check_lags(y_lags, "y_lags", minimum=1)
         self.u_lags = _check_lags(u_lags, "u_lags", minimum=0)
         if not self.y_lags and not self.u_lags:
@@ -120,7 +138,16 @@ class NARX:
             for name in names
             for lag in lags
         )
-        self.target_names = tuple(f"{name}(k)" for name in self.output_names)
+        self.target = check_option(target, "target", TARGETS, owner="NARX")
+        if self.target == "increment" and 1 not in self.y_lags:
+            raise ValueError(
+                f"NARX(target='increment') predicts y(k) - y(k-1), so y_lags must include 1; got "
+                f"y_lags={self.y_lags}."
+            )
+        self.target_names = tuple(
+            f"{name}(k)-{name}(k-1)" if self.target == "increment" else f"{name}(k)"
+            for name in self.output_names
+        )
 
     @property
     def n_outputs(self) -> int:
@@ -140,7 +167,7 @@ class NARX:
     def __repr__(self) -> str:
         return (
             f"NARX(y_lags={self.y_lags}, u_lags={self.u_lags}, output_names={self.output_names}, "
-            f"input_names={self.input_names})"
+            f"input_names={self.input_names}, target={self.target!r})"
         )
 
     # ------------------------------------------------------------- checking
@@ -194,12 +221,28 @@ class NARX:
             blocks += [Ut[:, start - lag : stop - lag, p] for p in range(self.n_inputs) for lag in self.u_lags]
         return np.stack(blocks, axis=2)
 
+    def _previous_outputs(self, X):
+        """The ``y(k-1)`` columns of regressor rows ``X`` (one per output)."""
+        lag_one = self.y_lags.index(1)
+        return X[:, lag_one : self.n_state_columns : len(self.y_lags)]
+
+    def _outputs(self, predict):
+        """``X -> y(k)``: the model's predictions, plus ``y(k-1)`` for increments."""
+        if self.target == "output":
+            return predict
+
+        def outputs(X):
+            return self._previous_outputs(X) + predict(X)
+
+        return outputs
+
     # ----------------------------------------------------------------- API
     def regressors(self, y, u=None):
         """The regression pairs ``(X, Y)`` of all trajectories, with no leakage across them.
 
         Row ``r * (n_steps - max_lag) + (k - max_lag)`` holds the lagged
-        values of trajectory ``r`` at time ``k`` and the target ``y[r, k]``.
+        values of trajectory ``r`` at time ``k`` and the target ``y[r, k]``
+        (``y[r, k] - y[r, k-1]`` with ``target="increment"``).
 
         Parameters
         ----------
@@ -212,6 +255,7 @@ class NARX:
         -------
         X : ndarray of shape (n_trajectories * (n_steps - max_lag), len(regressor_names))
         Y : ndarray of shape (n_trajectories * (n_steps - max_lag), n_outputs)
+            The targets, named by :attr:`target_names`.
 
         Examples
         --------
@@ -229,6 +273,8 @@ class NARX:
         n_steps = Yt.shape[1]
         X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
         Y = Yt[:, self.max_lag :, :].reshape(-1, self.n_outputs)
+        if self.target == "increment":
+            Y = Y - Yt[:, self.max_lag - 1 : -1, :].reshape(-1, self.n_outputs)
         return X, Y
 
     def name_rules(self, rule_base):
@@ -256,7 +302,7 @@ class NARX:
         Parameters
         ----------
         model : fitted RandomTSRegressor, RuleBase, or object with ``predict``
-            Maps regressors to outputs.
+            Maps regressors to targets (outputs, or increments).
         y, u : array-like
             Measured trajectories, as in :meth:`regressors`.
 
@@ -277,7 +323,8 @@ class NARX:
         Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
         n_trajectories, n_steps = Yt.shape[:2]
         X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
-        predicted = _predictor(model, self.n_outputs)(X).reshape(n_trajectories, -1, self.n_outputs)
+        predict = self._outputs(_predictor(model, self.n_outputs))
+        predicted = predict(X).reshape(n_trajectories, -1, self.n_outputs)
         return predicted[:, :, 0] if two_d else predicted
 
     def simulate(self, model, initial_outputs, u=None, *, n_steps=None):
@@ -290,7 +337,7 @@ class NARX:
         Parameters
         ----------
         model : fitted RandomTSRegressor, RuleBase, or object with ``predict``
-            Maps regressors to outputs.
+            Maps regressors to targets (outputs, or increments).
         initial_outputs : array-like of shape (n_trajectories, max_lag, n_outputs) or (n_trajectories, max_lag)
             The first ``max_lag`` outputs of every trajectory (more steps are
             accepted; only the first ``max_lag`` are used).
@@ -330,7 +377,7 @@ class NARX:
         Ut = self._inputs(u, n_trajectories, n_total)
         out = np.full((n_trajectories, n_total, self.n_outputs), np.nan)
         out[:, : self.max_lag] = Yt[:, : self.max_lag]
-        predict = _predictor(model, self.n_outputs)
+        predict = self._outputs(_predictor(model, self.n_outputs))
         active = np.ones(n_trajectories, dtype=bool)
         everyone = True
         for k in range(self.max_lag, n_total):
@@ -355,6 +402,9 @@ class NARX:
 
         ``s`` are the past-output columns of the regressor and ``v`` the
         past-input columns; see :func:`randomts.linearization.linearize`.
+        With ``target="increment"`` the model's linearisation gets the
+        identity added on the ``y(k-1)`` columns of ``A``, so that ``A s + B v
+        + O`` is again ``y(k)``.
 
         Examples
         --------
@@ -372,7 +422,13 @@ class NARX:
         point = check_matrix(regressor, "regressor", ndim=np.ndim(regressor) or 1,
                              n_columns=len(self.regressor_names), owner="this NARX structure")
         split = self.n_state_columns
-        return linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
+        local = linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
+        if self.target == "increment":
+            A = local.A.copy()
+            rows = np.arange(self.n_outputs)
+            A[..., rows, rows * len(self.y_lags) + self.y_lags.index(1)] += 1.0
+            local = local._replace(A=A)
+        return local
 
 
 def _predictor(model, n_outputs):

@@ -158,8 +158,73 @@ def test_linearize_splits_state_and_input_columns():
         (lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]], n_outputs=2), [[1.0]], n_steps=2),
          ValueError, "The model has 2 outputs, but this NARX structure has 1"),
         (lambda: NARX().regressors([[1.0, np.inf]]), ValueError, "Input y contains NaN or infinity"),
+        (lambda: NARX(target="delta"), ValueError,
+         r"The 'target' parameter of NARX must be a str among \{'output', 'increment'\}. Got 'delta'"),
+        (lambda: NARX(y_lags=(2, 3), target="increment"), ValueError,
+         r"so y_lags must include 1; got y_lags=\(2, 3\)"),
     ],
 )
 def test_bad_input(make, error, match):
     with pytest.raises(error, match=match):
         make()
+
+
+class EulerVanDerPolIncrement:
+    """The true Euler increment x(k) - x(k-1) as a 'model' of the regressors [x1(k-1), x2(k-1)]."""
+
+    def predict(self, X):
+        x1, x2 = X.T
+        return 0.01 * np.column_stack([x2, (1 - x1 * x1) * x2 - x1])
+
+
+def test_increment_targets_are_the_output_targets_minus_the_previous_outputs():
+    rng = np.random.default_rng(6)
+    y, u = rng.normal(size=(3, 15, 2)), rng.normal(size=(3, 15))
+    outputs = NARX(y_lags=(1, 3), u_lags=2, output_names=("a", "b"))
+    increments = NARX(y_lags=(1, 3), u_lags=2, output_names=("a", "b"), target="increment")
+    X, Y = outputs.regressors(y, u)
+    X_increment, Y_increment = increments.regressors(y, u)
+    np.testing.assert_array_equal(X_increment, X)
+    np.testing.assert_array_equal(Y_increment, Y - y[:, 2:-1].reshape(-1, 2))  # y(k) - y(k-1)
+    np.testing.assert_array_equal(Y_increment, Y - X[:, [0, 2]])  # the a(k-1), b(k-1) columns
+    assert increments.target_names == ("a(k)-a(k-1)", "b(k)-b(k-1)")
+    assert "target='increment'" in repr(increments)
+
+
+def test_increment_model_predicts_and_simulates_outputs():
+    states = van_der_pol(np.random.default_rng(7).uniform(-2, 2, size=(5, 2)), 300)
+    increments = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
+    simulated = increments.simulate(EulerVanDerPolIncrement(), states[:, :1], n_steps=300)
+    np.testing.assert_allclose(simulated, states, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(increments.predict_one_step(EulerVanDerPolIncrement(), states),
+                               states[:, 1:], rtol=1e-13, atol=1e-13)
+
+
+def test_increment_model_fitted_by_a_rule_base_simulates_as_the_step_by_step_loop():
+    states = van_der_pol(np.random.default_rng(8).uniform(-2, 2, size=(4, 2)), 200)
+    narx = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
+    rb = RuleBase.random(n_features=2, n_outputs=2, n_rules=30, random_state=0)
+    rb = narx.name_rules(rb.fit_consequents(*narx.regressors(states)))
+    assert "\n    x1(k)-x1(k-1) = " in rb.to_text(precision=3)
+    x, expected = states[:, 0], [states[:, 0]]
+    for _ in range(200):
+        x = x + rb.predict(x)
+        expected.append(x)
+    np.testing.assert_array_equal(narx.simulate(rb, states[:, :1], n_steps=200),
+                                  np.stack(expected, axis=1))
+
+
+def test_linearize_an_increment_model_adds_the_identity_on_the_previous_outputs():
+    # increments y(k) - y(k-1) = M [a(k-1), a(k-2), b(k-1), b(k-2), u(k-1)] + c, exactly linear
+    M = np.array([[0.1, -0.2, 0.3, 0.0, 1.5], [0.0, 0.4, -0.1, 0.2, -2.0]])
+    c = np.array([0.5, -0.25])
+    rb = RuleBase(centers=np.zeros((1, 5)), sigmas=np.full((1, 5), 1e9), coef=M[None],
+                  intercept=c[None])
+    narx = NARX(y_lags=2, u_lags=1, output_names=("a", "b"), target="increment")
+    A, B, O = narx.linearize(rb, [0.3, -0.1, 0.2, 0.7, -0.4])  # noqa: E741
+    expected_A = M[:, :4] + np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]])
+    np.testing.assert_allclose(A, expected_A, atol=1e-12)
+    np.testing.assert_allclose(B, M[:, 4:], atol=1e-12)
+    np.testing.assert_allclose(O, c, atol=1e-12)
+    A_many, _, _ = narx.linearize(rb, np.zeros((3, 5)))  # many points: the same on each
+    np.testing.assert_allclose(A_many, np.broadcast_to(expected_A, (3, 2, 4)), atol=1e-12)
