@@ -29,6 +29,8 @@ them block by block, so that ``K`` need never be formed.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import scipy.linalg
 from scipy.linalg import blas, lapack
@@ -50,14 +52,17 @@ SOLVER_FACTOR = {"lstsq": "r", "pinv": "r", "cholesky": "gram"}
 # columns run the QR in 2.3x the time of one syrk of K (55 ms against 24 ms),
 # where one dgeqrf of the whole tall matrix takes 7.6x and gelsy on K 6.8x.
 # For q = 1502 (N = 2 * 10^4) an inner block of 32 runs the QR in 2.4x the
-# syrk, 64 in 2.5x and 16 in 2.9x.
+# syrk, 64 in 2.5x and 16 in 2.9x. For q = 5502 (2048 rows) 64 takes 2.86 s,
+# 48 3.00 s, 32 3.15 s and 128 2.95 s, against 1.10 s for the syrk; merging
+# two such triangles takes 3.75 s with 16, 2.44 s with 64 (1.47 s on 2 threads).
 _QR_BLOCK_ROWS = 512
-_QR_INNER_BLOCK = 16
-_QR_INNER_BLOCK_WIDE = 32
+_QR_INNER_BLOCKS = ((600, 16), (2000, 32), (None, 64))  # (q below, inner block)
 # A thread takes a stripe of at least this many rows per column of [K Y]: merging
 # two triangles costs about q^3 flops against 2 m q^2 for a stripe of m rows, so
 # m >= 8 q keeps the merges under about 6% of the work.
 _QR_ROWS_PER_COLUMN_PER_THREAD = 8
+# Columns from which gelsy may use BLAS's threads (see solve_r).
+_GELSY_THREADED_COLUMNS = 1000
 # Rows per syrk update when [K Y] has to be copied into one Fortran block.
 _GRAM_BLOCK_ROWS = 2048
 
@@ -86,7 +91,9 @@ def _block_rows(kind):
 
 
 def _inner_block(q):
-    return min(_QR_INNER_BLOCK if q < 600 else _QR_INNER_BLOCK_WIDE, q)
+    for below, inner in _QR_INNER_BLOCKS:
+        if below is None or q < below:
+            return min(inner, q)
 
 
 def _fold_stripe(factor, fill, start, stop, kind):
@@ -192,8 +199,9 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
             return _fold_stripe(target, fill, start, stop, kind)
 
         factors = run_stripes(fold, bounds)
-        for other in factors[1:]:
-            factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
+    # the stripes are done: the merges (one tpqrt of two q x q triangles each) use BLAS's threads
+    for other in factors[1:]:
+        factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
     return factor
 
 
@@ -226,7 +234,7 @@ def merge_r(R, other):
     q = R.shape[0]
     triangle = np.array(other, dtype=float, order="F", copy=True)
     R, _, _, info = lapack.dtpqrt(
-        q, min(_QR_INNER_BLOCK, q), R, triangle, overwrite_a=1, overwrite_b=1
+        q, _inner_block(q), R, triangle, overwrite_a=1, overwrite_b=1
     )
     if info != 0:  # pragma: no cover
         raise RuntimeError(f"LAPACK dtpqrt failed with info={info}.")
@@ -256,7 +264,10 @@ def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
     """``Gamma`` from the triangular factor of ``[K Y]`` (see the module docstring).
 
     ``"lstsq"`` runs LAPACK ``gelsy`` (rank at ``eps * s_max``) on
-    ``R11 Gamma = C`` (stacked over ``sqrt(alpha) I`` for a ridge);
+    ``R11 Gamma = C`` (stacked over ``sqrt(alpha) I`` for a ridge), or, when
+    ``trcon`` shows ``R11`` square and surely of full rank at that tolerance
+    (:func:`_numerically_full_rank`), the triangular solve of the same
+    system, whose solution is then the unique (so minimum-norm) one;
     ``"pinv"`` forms ``pinv(R11)`` with MATLAB's tolerance
     ``max(n_samples, n_columns) * eps * s_max`` (the singular values of
     ``R11`` are those of ``K``) and applies it to ``C``.
@@ -281,9 +292,32 @@ def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
     if alpha > 0:
         R11 = np.vstack([R11, np.sqrt(alpha) * np.eye(n_columns)])
         C = np.vstack([C, np.zeros((n_columns, C.shape[1]))])
-    with single_blas_thread():  # gelsy's pivoted QR is mostly BLAS-2: threads only wait
+    elif _numerically_full_rank(R11):
+        # the least-squares solution is unique, so the minimum-norm one: gelsy's
+        # pivoted QR (4/3 q^3 flops, 15.7 s at q = 5500) would only re-derive it
+        return scipy.linalg.solve_triangular(R11, C, check_finite=False)
+    # gelsy's pivoted QR is half BLAS-2: 2 threads gain 1.3x at q = 1000, 1.6x at 1500, nothing
+    # at 300 (measured); below 1000 columns one thread leaves the cores to the caller
+    threads = single_blas_thread() if n_columns < _GELSY_THREADED_COLUMNS else nullcontext()
+    with threads:
         gamma, *_ = scipy.linalg.lstsq(R11, C, lapack_driver="gelsy", check_finite=False)
     return gamma
+
+
+def _numerically_full_rank(R11):
+    """Whether the square triangle ``R11`` has full rank at gelsy's tolerance, surely.
+
+    LAPACK ``trcon`` estimates ``1 / cond_1(R11)`` in ``O(q^2)``. The 2-norm
+    condition number is at most ``q`` times the 1-norm one, and the estimate
+    is rarely low by more than a factor of 10, so an estimate above
+    ``10 q eps`` puts every singular value above ``eps * s_max``, where
+    ``gelsy`` (rank at ``eps * s_max``) keeps them all.
+    """
+    q = R11.shape[0]
+    if q == 0 or R11.shape[1] != q or not np.all(np.diag(R11)):
+        return False
+    rcond, info = lapack.dtrcon(R11, norm="1", uplo="U", diag="N")
+    return info == 0 and rcond > 10.0 * q * np.finfo(float).eps
 
 
 def cholesky_gram(G, n_columns, *, alpha=0.0):

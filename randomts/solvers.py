@@ -16,7 +16,9 @@ solver     method and cost                            accuracy
            (QR with column pivoting, minimum norm)    reaches the residual floor: training
            on the ``p x p`` triangle ``R11``:         MSE ~ 1e-28.
            ``min ||R11 Gamma - Q^T Y||`` has the
-           minimisers of ``min ||K Gamma - Y||``.
+           minimisers of ``min ||K Gamma - Y||``;
+           a triangular solve instead when ``trcon``
+           shows ``R11`` surely of full rank.
 "pinv"     The paper's algorithm, as MATLAB's         Forming ``K^+`` explicitly rounds
            ``pinv(K) * Y``: the Moore-Penrose         entries of size ``1/s_min``, so the
            pseudo-inverse by SVD with MATLAB's        fit stops near 1e-12 on the Van der
