@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-
 __all__ = ["require_matplotlib", "write_figures"]
 
 _STYLES = {

@@ -42,8 +42,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         False: output is the weighted **sum** of consequents (the paper).
         True: the weighted **average** (classic Takagi-Sugeno).
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-        ``"lstsq"``: exact minimum-norm least squares (LAPACK QR-based
-        ``gelsy``). ``"pinv"``: the paper's Moore-Penrose pseudo-inverse with
+        ``"lstsq"``: exact minimum-norm least squares (Householder QR of
+        ``[K Y]``, then LAPACK ``gelsy`` on the triangle, or a triangular
+        solve where it is surely of full rank). ``"pinv"``: the paper's Moore-Penrose pseudo-inverse with
         MATLAB's tolerance. ``"cholesky"``: ridge normal equations, the fastest;
         use with ``alpha > 0``. See :mod:`randomts.solvers`.
     alpha : float, default=0.0

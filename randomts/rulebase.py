@@ -47,6 +47,10 @@ __all__ = ["Rule", "RuleBase"]
 _CHUNK_ELEMENTS = 1 << 17
 # Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
 _MIN_BLOCKS_PER_THREAD = 4
+# Entries of W @ theta kept before they are combined with the inputs into outputs: the
+# combination is a few small array operations, whose calls cost as much as their arithmetic
+# when made block by block (0.2 ms of a 3.7 ms predict at N = 10^4, h = 100, n = 2).
+_COMBINE_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -663,34 +667,48 @@ class RuleBase:
 
         inv_sigmas = 1.0 / self._sigmas
 
+        # rows of W @ theta combined into outputs at once: a whole number of blocks
+        group = step * max(1, _COMBINE_ELEMENTS // (step * theta.shape[1]))
+
         def run(first, last):  # one stripe of blocks, in this thread or a pooled one
             with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
                 # buffers of one thread, reused by all its blocks
                 strengths, work = np.empty((step, self.n_rules)), np.empty((step, self.n_rules))
-                mixed, term = np.empty((step, theta.shape[1])), np.empty((step, n_outputs))
-                for start in range(first * step, min(last * step, n_samples), step):
-                    rows = slice(start, min(start + step, n_samples))
-                    Xc = X[rows]
-                    m = Xc.shape[0]
-                    if self._normalize:
-                        W = _membership.firing_strengths(
-                            Xc, self._centers, self._sigmas, normalize=True
-                        )
-                    else:
-                        W = strengths[:m]
-                        _membership._log_strengths_block(
-                            Xc, self._centers, inv_sigmas, W, work[:m]
-                        )
-                        np.exp(W, out=W)
-                    if not linear:
-                        np.matmul(W, theta, out=Y[rows])
-                        continue
-                    block = np.matmul(W, theta, out=mixed[:m])
-                    block = block.reshape(m, n_features + 1, n_outputs)
-                    Yc = Y[rows]
-                    Yc[...] = block[:, n_features, :]
-                    for k in range(n_features):
-                        Yc += np.multiply(block[:, k, :], Xc[:, k, None], out=term[:m])
+                stop = min(last * step, n_samples)
+                mixed = np.empty((min(group, stop - first * step), theta.shape[1]))
+                term = np.empty((mixed.shape[0], n_outputs))
+                for group_start in range(first * step, stop, group):
+                    group_stop = min(group_start + group, stop)
+                    for start in range(group_start, group_stop, step):
+                        rows = slice(start, min(start + step, n_samples))
+                        Xc = X[rows]
+                        m = Xc.shape[0]
+                        if self._normalize:
+                            W = _membership.firing_strengths(
+                                Xc, self._centers, self._sigmas, normalize=True
+                            )
+                        else:
+                            W = strengths[:m]
+                            _membership._log_strengths_block(
+                                Xc, self._centers, inv_sigmas, W, work[:m]
+                            )
+                            np.exp(W, out=W)
+                        if linear:
+                            offset = start - group_start
+                            np.matmul(W, theta, out=mixed[offset : offset + m])
+                        else:
+                            np.matmul(W, theta, out=Y[rows])
+                    if linear:
+                        _combine(mixed, X, Y, group_start, group_stop, term)
+
+        def _combine(mixed, X, Y, start, stop, term):
+            """``Y[start:stop] = sum_k x_k (W alpha_k) + W beta`` from ``mixed = W @ theta``."""
+            m = stop - start
+            block = mixed[:m].reshape(m, n_features + 1, n_outputs)
+            Yc, Xc = Y[start:stop], X[start:stop]
+            Yc[...] = block[:, n_features, :]
+            for k in range(n_features):
+                Yc += np.multiply(block[:, k, :], Xc[:, k, None], out=term[:m])
 
         with single_blas_thread():
             run_stripes(run, [n_blocks * i // n_threads for i in range(n_threads + 1)])

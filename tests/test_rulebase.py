@@ -149,6 +149,23 @@ def test_predict_in_chunks_equals_one_shot(monkeypatch):
     whole = rule_base.predict(X)
     monkeypatch.setattr(module, "_CHUNK_ELEMENTS", 7 * 33)  # 7 rules: 33-row chunks
     np.testing.assert_array_equal(rule_base.predict(X), whole)
+    # W @ theta combined with the inputs 3 blocks at a time (theta: 4 columns per output)
+    monkeypatch.setattr(module, "_COMBINE_ELEMENTS", 3 * 33 * 4 * rule_base.n_outputs)
+    np.testing.assert_array_equal(rule_base.predict(X), whole)
+    monkeypatch.setattr(module, "_COMBINE_ELEMENTS", 1)  # block by block
+    np.testing.assert_array_equal(rule_base.predict(X), whole)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_predict_of_many_rows_in_groups_and_threads_equals_the_closed_form(threads):
+    from threadpoolctl import threadpool_limits
+
+    a, b, alpha, beta = slm_parameters(7, n_rules=100)  # 1310-row blocks, 6 per combine group
+    X = np.random.default_rng(8).normal(0.0, 1.5, size=(30_011, 3))  # 23 blocks: 2 threads
+    expected, scale = slm_closed_form(X, a, b, alpha, beta)
+    with threadpool_limits(threads):
+        predicted = RuleBase.from_slm(a, b, alpha, beta).predict(X)
+    assert np.all(np.abs(predicted - expected) <= 1e-12 * scale)
 
 
 def test_a_globally_linear_target_is_recovered_to_machine_precision():
