@@ -129,7 +129,7 @@ class Table1Settings:
 
     @property
     def narx(self) -> NARX:
-        """The lag structure: ``x(k)`` from ``x(k-1)``, fitted to :attr:`target`."""
+        """The lag structure: ``x(k)`` from ``x(k-1)``, fitted to ``target``."""
         return NARX(y_lags=1, output_names=_STATE_NAMES, target=self.target)
 
     @property

@@ -255,7 +255,7 @@ class NARX:
         -------
         X : ndarray of shape (n_trajectories * (n_steps - max_lag), len(regressor_names))
         Y : ndarray of shape (n_trajectories * (n_steps - max_lag), n_outputs)
-            The targets, named by :attr:`target_names`.
+            The targets, named by ``target_names``.
 
         Examples
         --------
