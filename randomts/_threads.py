@@ -23,9 +23,11 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 from threadpoolctl import ThreadpoolController
 
 _controller = None
+_scratch = threading.local()  # per thread: name -> the last scratch array handed out
 _pool = None  # (process id, workers, executor): a forked child must not reuse its parent's threads
 _pool_lock = threading.Lock()
 
@@ -102,3 +104,30 @@ def run_stripes(function, bounds):
         for future in futures:
             future.exception()  # waits for every stripe, whatever happened in this thread
     return [first] + [future.result() for future in futures]  # re-raises a stripe's exception
+
+
+def scratch(name, shape):
+    """A C-ordered float64 work array of ``shape``, kept for this thread's next call.
+
+    Large fresh arrays come from the operating system zeroed, page by page, on
+    every call: for ``predict`` of 10^4 rows with 100 rules, fresh buffers
+    made the call about 0.1 ms (3 %) slower (measured). A buffer asked for
+    again by the same thread, under the same ``name`` and with no more
+    elements, is the same memory; so a caller must not hold on to it across
+    calls that ask for ``name`` again, nor ask for ``name`` twice at once.
+    Each thread keeps only the largest array per name it has needed.
+
+    Examples
+    --------
+    >>> a = scratch("doctest", (4, 3)); b = scratch("doctest", (2, 5))
+    >>> b.shape, np.shares_memory(a, b)
+    ((2, 5), True)
+    """
+    size = int(np.prod(shape))
+    buffers = getattr(_scratch, "buffers", None)
+    if buffers is None:
+        buffers = _scratch.buffers = {}
+    buffer = buffers.get(name)
+    if buffer is None or buffer.size < size:
+        buffer = buffers[name] = np.empty(size)
+    return buffer[:size].reshape(shape)

@@ -189,10 +189,8 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
         if n_threads == 1:
             return _fold_stripe(factor, fill, 0, n_rows, kind)
-        rows = _block_rows(kind)
-        blocks = -(-n_rows // rows)
-        bounds = [min(n_rows, blocks * i // n_threads * rows) for i in range(n_threads)]
-        bounds.append(n_rows)
+        # equal stripes, not whole blocks: 10^4 rows in 2048-row blocks would split 4096:5904
+        bounds = [n_rows * i // n_threads for i in range(n_threads + 1)]
 
         def fold(start, stop):  # the first stripe folds into factor, the others into zeros
             target = factor if start == 0 else np.zeros((q, q), order="F")

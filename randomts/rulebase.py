@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import membership as _membership
-from ._threads import blas_thread_limit, run_stripes, single_blas_thread
+from ._threads import blas_thread_limit, run_stripes, scratch, single_blas_thread
 from ._validation import (
     check_int,
     check_int_option,
@@ -672,11 +672,13 @@ class RuleBase:
 
         def run(first, last):  # one stripe of blocks, in this thread or a pooled one
             with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
-                # buffers of one thread, reused by all its blocks
-                strengths, work = np.empty((step, self.n_rules)), np.empty((step, self.n_rules))
+                # buffers of one thread, reused by all its blocks (and by its next call)
+                strengths = scratch("predict strengths", (step, self.n_rules))
+                work = scratch("predict work", (step, self.n_rules))
                 stop = min(last * step, n_samples)
-                mixed = np.empty((min(group, stop - first * step), theta.shape[1]))
-                term = np.empty((mixed.shape[0], n_outputs))
+                mixed = scratch("predict mixed", (min(group, stop - first * step), theta.shape[1]))
+                total = scratch("predict total", (mixed.shape[0],))
+                term = scratch("predict term", (mixed.shape[0],))
                 for group_start in range(first * step, stop, group):
                     group_stop = min(group_start + group, stop)
                     for start in range(group_start, group_stop, step):
@@ -699,16 +701,21 @@ class RuleBase:
                         else:
                             np.matmul(W, theta, out=Y[rows])
                     if linear:
-                        _combine(mixed, X, Y, group_start, group_stop, term)
+                        _combine(mixed, X, Y, group_start, group_stop, total, term)
 
-        def _combine(mixed, X, Y, start, stop, term):
-            """``Y[start:stop] = sum_k x_k (W alpha_k) + W beta`` from ``mixed = W @ theta``."""
+        def _combine(mixed, X, Y, start, stop, total, term):
+            """``Y[start:stop] = W beta + sum_k x_k (W alpha_k)`` from ``mixed = W @ theta``.
+
+            Output by output, over whole columns: operations on the (rows, n_outputs)
+            views would run NumPy's inner loops n_outputs long, 4x slower (measured).
+            """
             m = stop - start
-            block = mixed[:m].reshape(m, n_features + 1, n_outputs)
-            Yc, Xc = Y[start:stop], X[start:stop]
-            Yc[...] = block[:, n_features, :]
-            for k in range(n_features):
-                Yc += np.multiply(block[:, k, :], Xc[:, k, None], out=term[:m])
+            total, term, Xc = total[:m], term[:m], X[start:stop]
+            for o in range(n_outputs):
+                np.copyto(total, mixed[:m, n_features * n_outputs + o])
+                for k in range(n_features):
+                    total += np.multiply(mixed[:m, k * n_outputs + o], Xc[:, k], out=term)
+                Y[start:stop, o] = total
 
         with single_blas_thread():
             run_stripes(run, [n_blocks * i // n_threads for i in range(n_threads + 1)])

@@ -246,3 +246,17 @@ def test_updates_after_a_merge_and_from_a_c_ordered_factor(solver):
     assert np.allclose(parts.solve(), whole.solve(), rtol=1e-10, atol=1e-12)
     C_ordered = np.ascontiguousarray(np.triu(np.ones((5, 5))))
     assert fold_rows(C_ordered, rows_of(np.hstack([K, Y])), 9000, kind="gram").flags.f_contiguous
+
+
+def test_scratch_is_reused_by_a_thread_and_never_shared_between_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from randomts._threads import scratch
+
+    here = scratch("test", (100, 3))
+    assert scratch("test", (10, 3)).base is here.base  # smaller: the same memory
+    bigger = scratch("test", (400, 3))
+    assert not np.shares_memory(bigger, here) and bigger.shape == (400, 3)
+    with ThreadPoolExecutor(1) as pool:
+        there = pool.submit(scratch, "test", (100, 3)).result()
+    assert not np.shares_memory(there, scratch("test", (100, 3)))
