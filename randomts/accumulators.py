@@ -61,8 +61,10 @@ _QR_INNER_BLOCKS = ((600, 16), (2000, 32), (None, 64))  # (q below, inner block)
 # two triangles costs about q^3 flops against 2 m q^2 for a stripe of m rows, so
 # m >= 8 q keeps the merges under about 6% of the work.
 _QR_ROWS_PER_COLUMN_PER_THREAD = 8
-# Columns from which gelsy may use BLAS's threads (see solve_r).
-_GELSY_THREADED_COLUMNS = 1000
+# Columns from which the one-off calls after the stripes (merges, gelsy) use BLAS's
+# threads: 2 threads gain 1.3x at q = 1000 to 1.6x at 1500, nothing at 300 (measured), where
+# OpenBLAS's threads would only spin on after the call and slow the caller's next threads.
+_THREADED_COLUMNS = 1000
 # Rows per syrk update when [K Y] has to be copied into one Fortran block.
 _GRAM_BLOCK_ROWS = 2048
 
@@ -197,9 +199,11 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
             return _fold_stripe(target, fill, start, stop, kind)
 
         factors = run_stripes(fold, bounds)
-    # the stripes are done: the merges (one tpqrt of two q x q triangles each) use BLAS's threads
-    for other in factors[1:]:
-        factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
+    # the stripes are done: large merges (one tpqrt of two q x q triangles each) use BLAS's
+    # threads; small ones gain nothing and would leave OpenBLAS's threads spinning (see solve_r)
+    with single_blas_thread() if q < _THREADED_COLUMNS else nullcontext():
+        for other in factors[1:]:
+            factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
     return factor
 
 
@@ -294,10 +298,8 @@ def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
         # the least-squares solution is unique, so the minimum-norm one: gelsy's
         # pivoted QR (4/3 q^3 flops, 15.7 s at q = 5500) would only re-derive it
         return scipy.linalg.solve_triangular(R11, C, check_finite=False)
-    # gelsy's pivoted QR is half BLAS-2: 2 threads gain 1.3x at q = 1000, 1.6x at 1500, nothing
-    # at 300 (measured); below 1000 columns one thread leaves the cores to the caller
-    threads = single_blas_thread() if n_columns < _GELSY_THREADED_COLUMNS else nullcontext()
-    with threads:
+    # gelsy's pivoted QR is half BLAS-2: BLAS's threads only from _THREADED_COLUMNS columns
+    with single_blas_thread() if n_columns < _THREADED_COLUMNS else nullcontext():
         gamma, *_ = scipy.linalg.lstsq(R11, C, lapack_driver="gelsy", check_finite=False)
     return gamma
 
