@@ -38,7 +38,7 @@ blocks in one thread per core (:func:`randomts.accumulators.fold_rows`).
 :class:`randomts.RandomTSRegressor`) does not call these solvers with a whole
 ``K`` for ``"lstsq"`` and ``"cholesky"``: it writes each block of rows of
 ``K`` straight into the factor's update, so ``K`` is never held in memory
-(peak memory 0.03 to 0.71 times the size of ``K``, ``benchmarks/bench_fit.py``).
+(peak memory 0.02 to 0.71 times the size of ``K``, ``benchmarks/bench_fit.py``).
 
 With ``alpha > 0``, ``"lstsq"`` solves the augmented system
 ``[R11; sqrt(alpha) I] Gamma = [Q^T Y; 0]`` by QR and ``"pinv"`` filters the singular
