@@ -92,6 +92,11 @@ def _block_rows(kind):
     return _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS
 
 
+def _after_stripes_threads(q):
+    """BLAS's threads for the one-off calls after the stripes, from _THREADED_COLUMNS on."""
+    return single_blas_thread() if q < _THREADED_COLUMNS else nullcontext()
+
+
 def _inner_block(q):
     for below, inner in _QR_INNER_BLOCKS:
         if below is None or q < below:
@@ -200,8 +205,8 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
 
         factors = run_stripes(fold, bounds)
     # the stripes are done: large merges (one tpqrt of two q x q triangles each) use BLAS's
-    # threads; small ones gain nothing and would leave OpenBLAS's threads spinning (see solve_r)
-    with single_blas_thread() if q < _THREADED_COLUMNS else nullcontext():
+    # threads; small ones gain nothing and would leave OpenBLAS's threads spinning
+    with _after_stripes_threads(q):
         for other in factors[1:]:
             factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
     return factor
@@ -298,8 +303,7 @@ def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
         # the least-squares solution is unique, so the minimum-norm one: gelsy's
         # pivoted QR (4/3 q^3 flops, 15.7 s at q = 5500) would only re-derive it
         return scipy.linalg.solve_triangular(R11, C, check_finite=False)
-    # gelsy's pivoted QR is half BLAS-2: BLAS's threads only from _THREADED_COLUMNS columns
-    with single_blas_thread() if n_columns < _THREADED_COLUMNS else nullcontext():
+    with _after_stripes_threads(n_columns):  # gelsy's pivoted QR is half BLAS-2
         gamma, *_ = scipy.linalg.lstsq(R11, C, lapack_driver="gelsy", check_finite=False)
     return gamma
 

@@ -320,10 +320,11 @@ def _latin_hypercube(rng, n, box):
 
 def _draw(settings, model, random_state):
     n_rules = settings.n_rules if model == "SLM" else settings.elm_nodes
+    narx = settings.narx
     return RuleBase.random(
         n_features=2, n_outputs=2, n_rules=n_rules, center_scale=np.sqrt(settings.center_variance),
-        width_range=settings.width_range, input_names=settings.narx.regressor_names,
-        output_names=settings.narx.target_names, random_state=random_state,
+        width_range=settings.width_range, input_names=narx.regressor_names,
+        output_names=narx.target_names, random_state=random_state,
     )
 
 

@@ -221,10 +221,9 @@ class NARX:
             blocks += [Ut[:, start - lag : stop - lag, p] for p in range(self.n_inputs) for lag in self.u_lags]
         return np.stack(blocks, axis=2)
 
-    def _previous_outputs(self, X):
-        """The ``y(k-1)`` columns of regressor rows ``X`` (one per output)."""
-        lag_one = self.y_lags.index(1)
-        return X[:, lag_one : self.n_state_columns : len(self.y_lags)]
+    def _previous_output_columns(self):
+        """Indices of the ``y(k-1)`` regressor columns, one per output."""
+        return np.arange(self.n_outputs) * len(self.y_lags) + self.y_lags.index(1)
 
     def _outputs(self, predict):
         """``X -> y(k)``: the model's predictions, plus ``y(k-1)`` for increments."""
@@ -232,7 +231,7 @@ class NARX:
             return predict
 
         def outputs(X):
-            return self._previous_outputs(X) + predict(X)
+            return X[:, self._previous_output_columns()] + predict(X)
 
         return outputs
 
@@ -425,8 +424,7 @@ class NARX:
         local = linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
         if self.target == "increment":
             A = local.A.copy()
-            rows = np.arange(self.n_outputs)
-            A[..., rows, rows * len(self.y_lags) + self.y_lags.index(1)] += 1.0
+            A[..., np.arange(self.n_outputs), self._previous_output_columns()] += 1.0
             local = local._replace(A=A)
         return local
 
