@@ -21,6 +21,7 @@ is wall-clock time. Usage::
 
     python benchmarks/bench_fit.py            # the issue's sizes
     python benchmarks/bench_fit.py --quick    # Van der Pol and N = 10^5, n = 2, h = 100
+    python benchmarks/bench_fit.py --sizes vdp 2:100   # chosen problems ("vdp": Van der Pol)
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ from randomts.systems import van_der_pol
 
 SOLVERS = ("lstsq", "cholesky", "pinv")
 RIDGE = 1e-6  # alpha of the "cholesky" (ridge) fit
+
+
+GRID = ["2:100", "2:500", "5:300", "10:100", "10:500"]  # the issue's N = 10^5 problems, n:h
 
 
 def van_der_pol_problem():
@@ -181,23 +185,22 @@ def main(argv=None):
         nargs="+",
         default=None,
         metavar="n:h",
-        help="N = 10^5 problems to run, as n_features:n_rules (default: the issue's grid)",
+        help="problems to run: N = 10^5 ones as n_features:n_rules, 'vdp' for Van der Pol "
+        "(default: Van der Pol and the issue's grid)",
     )
     args = parser.parse_args(argv)
     repeats = args.repeats or 5
-    problems = [] if args.sizes else [(van_der_pol_problem(), 100)]
-    if args.quick:
-        problems.append((smooth_problem(100_000, 2), 100))
-    else:
-        sizes = [tuple(int(v) for v in size.split(":")) for size in args.sizes or ()] or [
-            (2, 100),
-            (2, 500),
-            (5, 300),
-            (10, 100),
-            (10, 500),
-        ]
-        for n_features, n_rules in sizes:
-            problems.append((smooth_problem(100_000, n_features), n_rules))
+    sizes = args.sizes or ["vdp"] + (["2:100"] if args.quick else GRID)
+    problems = []
+    for size in sizes:
+        if size == "vdp":
+            problems.append((van_der_pol_problem(), 100))
+            continue
+        try:
+            n_features, n_rules = (int(v) for v in size.split(":"))
+        except ValueError:
+            parser.error(f"--sizes takes 'vdp' or n_features:n_rules such as 2:100; got {size!r}")
+        problems.append((smooth_problem(100_000, n_features), n_rules))
     cores = max(
         info["num_threads"] for info in threadpool_info() if info["internal_api"] == "openblas"
     )

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from . import membership as _membership
-from ._threads import blas_thread_limit, run_stripes, scratch, single_blas_thread
+from ._threads import blas_thread_limit, run_shared, scratch, single_blas_thread
 from ._validation import (
     check_int,
     check_int_option,
@@ -47,6 +48,8 @@ __all__ = ["Rule", "RuleBase"]
 _CHUNK_ELEMENTS = 1 << 17
 # Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
 _MIN_BLOCKS_PER_THREAD = 4
+# Units of blocks per predict thread, at least, handed out as the threads ask for them.
+_UNITS_PER_THREAD = 2
 # Entries of W @ theta kept before they are combined with the inputs into outputs: the
 # combination is a few small array operations, whose calls cost as much as their arithmetic
 # when made block by block (0.2 ms of a 3.7 ms predict at N = 10^4, h = 100, n = 2).
@@ -254,6 +257,23 @@ class RuleBase:
     def order(self) -> int:
         """0 for constant consequents (``coef == 0``), 1 for linear ones."""
         return int(bool(np.any(self._coef)))
+
+    @cached_property
+    def _inference_constants(self):
+        """``(linear, theta, 1 / sigmas)`` for :meth:`predict`, computed once per rule base.
+
+        ``theta`` is ``intercept`` for constant consequents; for linear ones it
+        stacks every output's slopes and constant, laid out (input k, output), so
+        that one GEMM per block, ``W @ theta``, gives all of them and each input's
+        slice is one strided view.
+        """
+        linear = self.order == 1
+        if linear:
+            theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
+            theta = theta.transpose(0, 2, 1).reshape(self.n_rules, -1)
+        else:
+            theta = self._intercept
+        return linear, _frozen(theta), _frozen(1.0 / self._sigmas)
 
     def __len__(self) -> int:
         return self.n_rules
@@ -646,42 +666,38 @@ class RuleBase:
         n_samples, n_features = X.shape
         n_outputs = self.n_outputs
         Y = np.empty((n_samples, n_outputs))
-        linear = self.order == 1
-        if linear:
-            # One GEMM per block, W @ theta, gives every output's slopes and constant,
-            # laid out (input k, output) so each input's slice is one strided view.
-            theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
-            theta = np.ascontiguousarray(theta.transpose(0, 2, 1)).reshape(self.n_rules, -1)
-        else:
-            theta = self._intercept
+        linear, theta, inv_sigmas = self._inference_constants
         # Blocks of _CHUNK_ELEMENTS strengths, in buffers reused across blocks so that the
         # strengths and the GEMM's output stay in cache; the thin GEMMs run on one BLAS
-        # thread (see randomts._threads). With several cores, contiguous stripes of
-        # blocks run in threads (NumPy releases the GIL in its loops and GEMMs); each
-        # row's arithmetic is the same whatever the threads, so the output is too.
+        # thread (see randomts._threads). With several cores, units of whole blocks are
+        # handed out to threads as they ask (NumPy releases the GIL in its loops and
+        # GEMMs); each row's arithmetic is the same whatever the threads, so the output is too.
         step = max(1, min(n_samples, _CHUNK_ELEMENTS // self.n_rules))
         n_blocks = -(-n_samples // step)
         n_threads = 1
         if n_blocks >= 2 * _MIN_BLOCKS_PER_THREAD:  # small inputs (a free run's steps): no query
             n_threads = max(1, min(blas_thread_limit(), n_blocks // _MIN_BLOCKS_PER_THREAD))
 
-        inv_sigmas = 1.0 / self._sigmas
+        # A unit: blocks whose rows of W @ theta are combined into outputs at once, and
+        # with several threads at most a share of 1 / (_UNITS_PER_THREAD * n_threads), so
+        # that a thread slowed by a busy core leaves its part to the others.
+        unit_blocks = max(1, _COMBINE_ELEMENTS // (step * theta.shape[1]))
+        if n_threads > 1:
+            unit_blocks = max(1, min(unit_blocks, n_blocks // (_UNITS_PER_THREAD * n_threads)))
+        unit_rows = unit_blocks * step
 
-        # rows of W @ theta combined into outputs at once: a whole number of blocks
-        group = step * max(1, _COMBINE_ELEMENTS // (step * theta.shape[1]))
-
-        def run(first, last):  # one stripe of blocks, in this thread or a pooled one
+        def run(units):  # in this thread or a pooled one, for the units handed to it
             with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
                 # buffers of one thread, reused by all its blocks (and by its next call)
                 strengths = scratch("predict strengths", (step, self.n_rules))
                 work = scratch("predict work", (step, self.n_rules))
-                stop = min(last * step, n_samples)
-                mixed = scratch("predict mixed", (min(group, stop - first * step), theta.shape[1]))
+                mixed = scratch("predict mixed", (min(unit_rows, n_samples), theta.shape[1]))
                 total = scratch("predict total", (mixed.shape[0],))
                 term = scratch("predict term", (mixed.shape[0],))
-                for group_start in range(first * step, stop, group):
-                    group_stop = min(group_start + group, stop)
-                    for start in range(group_start, group_stop, step):
+                for unit in units:
+                    unit_start = unit * unit_rows
+                    unit_stop = min(unit_start + unit_rows, n_samples)
+                    for start in range(unit_start, unit_stop, step):
                         rows = slice(start, min(start + step, n_samples))
                         Xc = X[rows]
                         m = Xc.shape[0]
@@ -696,12 +712,12 @@ class RuleBase:
                             )
                             np.exp(W, out=W)
                         if linear:
-                            offset = start - group_start
+                            offset = start - unit_start
                             np.matmul(W, theta, out=mixed[offset : offset + m])
                         else:
                             np.matmul(W, theta, out=Y[rows])
                     if linear:
-                        _combine(mixed, X, Y, group_start, group_stop, total, term)
+                        _combine(mixed, X, Y, unit_start, unit_stop, total, term)
 
         def _combine(mixed, X, Y, start, stop, total, term):
             """``Y[start:stop] = W beta + sum_k x_k (W alpha_k)`` from ``mixed = W @ theta``.
@@ -718,7 +734,7 @@ class RuleBase:
                 Y[start:stop, o] = total
 
         with single_blas_thread():
-            run_stripes(run, [n_blocks * i // n_threads for i in range(n_threads + 1)])
+            run_shared(run, -(-n_blocks // unit_blocks), n_threads)
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:

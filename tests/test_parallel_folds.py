@@ -260,3 +260,82 @@ def test_scratch_is_reused_by_a_thread_and_never_shared_between_threads():
     with ThreadPoolExecutor(1) as pool:
         there = pool.submit(scratch, "test", (100, 3)).result()
     assert not np.shares_memory(there, scratch("test", (100, 3)))
+
+
+def test_single_blas_thread_limits_to_one_and_restores_or_leaves_one_alone():
+    from threadpoolctl import threadpool_info
+
+    from randomts._threads import single_blas_thread
+
+    def blas_threads():
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    with threadpool_limits(2):
+        with single_blas_thread():
+            assert blas_threads() == {1}
+        assert blas_threads() == {2}
+    with threadpool_limits(1):
+        with single_blas_thread() as limiter:  # already one thread: nothing to limit
+            assert limiter is None and blas_threads() == {1}
+        assert blas_threads() == {1}
+
+
+def test_predict_constants_are_computed_once_read_only_and_survive_pickling():
+    import pickle
+
+    rb = RuleBase.random(n_features=3, n_rules=7, n_outputs=2, random_state=1)
+    rb = rb.replace(coef=np.random.default_rng(2).normal(size=(7, 2, 3)))
+    X = np.random.default_rng(3).normal(size=(50, 3))
+    expected = rb.predict(X)
+    linear, theta, inv_sigmas = rb._inference_constants
+    assert linear and rb._inference_constants[1] is theta  # cached
+    assert not theta.flags.writeable and not inv_sigmas.flags.writeable
+    assert theta.shape == (7, 2 * 4) and np.array_equal(inv_sigmas, 1.0 / rb.sigmas)
+    # column k * n_outputs + o: slope of input k (k = n_features: the constant) for output o
+    assert np.array_equal(theta[:, 1 * 2 + 1], rb.coef[:, 1, 1])
+    assert np.array_equal(theta[:, 3 * 2 + 0], rb.intercept[:, 0])
+    clone = pickle.loads(pickle.dumps(rb))
+    assert clone == rb and np.array_equal(clone.predict(X), expected)
+    constant = rb.replace(coef=np.zeros((7, 2, 3)))
+    assert constant._inference_constants[0] is False
+    assert np.array_equal(constant._inference_constants[1], rb.intercept)
+
+
+def test_run_shared_hands_each_item_to_one_thread_and_a_late_thread_takes_fewer():
+    import threading
+
+    from randomts._threads import run_shared
+
+    main = threading.current_thread()
+    other_done = threading.Event()
+
+    def work(items):
+        if threading.current_thread() is main:
+            assert other_done.wait(timeout=60)  # this thread starts only once the other is done
+        taken = list(items)
+        if threading.current_thread() is not main:
+            other_done.set()
+        return taken
+
+    mine, theirs = run_shared(work, 50, 2)
+    assert mine == [] and theirs == list(range(50))
+    # both busy: every item exactly once, whichever thread took it
+    mine, theirs = run_shared(lambda items: list(items), 10_000, 2)
+    assert sorted(mine + theirs) == list(range(10_000))
+    assert run_shared(lambda items: list(items), 0, 2) == [[], []]
+
+
+def test_run_shared_reraises_after_every_thread_has_finished():
+    from randomts._threads import run_shared
+
+    seen = []
+
+    def work(items):
+        for item in items:
+            if item == 3:
+                raise ZeroDivisionError("item 3")
+            seen.append(item)
+
+    with pytest.raises(ZeroDivisionError, match="item 3"):
+        run_shared(work, 20, 2)
+    assert sorted(seen) == [item for item in range(20) if item != 3]  # the others went on
