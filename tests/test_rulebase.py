@@ -160,7 +160,7 @@ def test_predict_in_chunks_equals_one_shot(monkeypatch):
 def test_predict_of_many_rows_in_groups_and_threads_equals_the_closed_form(threads):
     from threadpoolctl import threadpool_limits
 
-    a, b, alpha, beta = slm_parameters(7, n_rules=100)  # 1310-row blocks, 6 per combine group
+    a, b, alpha, beta = slm_parameters(7, n_rules=100)  # 1310-row blocks, 6 per unit (1 thread)
     # 23 blocks: with 2 threads, 5 units of at most 5 blocks handed out as the threads ask
     X = np.random.default_rng(8).normal(0.0, 1.5, size=(30_011, 3))
     expected, scale = slm_closed_form(X, a, b, alpha, beta)
