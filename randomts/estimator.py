@@ -45,8 +45,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         ``"lstsq"``: exact minimum-norm least squares (Householder QR of
         ``[K Y]``, then LAPACK ``gelsy`` on the triangle, or a triangular
         solve where it is surely of full rank). ``"pinv"``: the paper's
-        Moore-Penrose pseudo-inverse with MATLAB's tolerance. ``"cholesky"``: ridge normal equations, the fastest;
-        use with ``alpha > 0``. See :mod:`randomts.solvers`.
+        Moore-Penrose pseudo-inverse with MATLAB's tolerance. ``"cholesky"``:
+        ridge normal equations, the fastest; use with ``alpha > 0``. See
+        :mod:`randomts.solvers`.
     alpha : float, default=0.0
         Ridge penalty on all consequent parameters (``>= 0``).
     standardize : bool, default=False

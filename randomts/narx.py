@@ -230,8 +230,10 @@ class NARX:
         if self.target == "output":
             return predict
 
+        previous = self._previous_output_columns()  # once, not at every step of a free run
+
         def outputs(X):
-            return X[:, self._previous_output_columns()] + predict(X)
+            return X[:, previous] + predict(X)
 
         return outputs
 
