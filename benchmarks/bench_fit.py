@@ -3,9 +3,13 @@
 Prints a markdown table. For every problem and BLAS thread count:
 
 * floor: the Gaussian memberships (``firing_strengths``) plus one ``K^T K``
-  (BLAS ``syrk``) — what any least-squares fit of the model must at least do;
+  (BLAS ``syrk`` on all the BLAS threads) — what any least-squares fit of the
+  model must at least do;
 * each solver's full ``RandomTSRegressor.fit`` as a multiple of the floor, and
-  its training MSE;
+  its training MSE. With several threads the fits run with ``n_jobs`` threads of
+  randomts's own and BLAS limited to one thread each (``threadpool_limits(1)``,
+  the setting the documentation recommends for ``n_jobs > 1``); the "default"
+  column times ``lstsq`` as it runs untouched (``n_jobs=None``, BLAS on all threads);
 * the paper's algorithm done naively (``K`` built with a Python loop over
   rules, then ``numpy.linalg.pinv(K) @ Y``) as a multiple of our default fit;
 * ``predict`` throughput as a fraction of the memberships-only throughput;
@@ -19,7 +23,7 @@ BLAS thread the clock is the process's CPU time (``time.process_time``), which
 waiting for a core shared with other jobs does not inflate; with all cores it
 is wall-clock time. Usage::
 
-    python benchmarks/bench_fit.py            # the issue's sizes
+    python benchmarks/bench_fit.py            # Van der Pol and five N = 10^5 problems
     python benchmarks/bench_fit.py --quick    # Van der Pol and N = 10^5, n = 2, h = 100
     python benchmarks/bench_fit.py --sizes vdp 2:100   # chosen problems ("vdp": Van der Pol)
 """
@@ -43,7 +47,7 @@ SOLVERS = ("lstsq", "cholesky", "pinv")
 RIDGE = 1e-6  # alpha of the "cholesky" (ridge) fit
 
 
-GRID = ["2:100", "2:500", "5:300", "10:100", "10:500"]  # the issue's N = 10^5 problems, n:h
+GRID = ["2:100", "2:500", "5:300", "10:100", "10:500"]  # N = 10^5 problems, n:h
 
 
 def van_der_pol_problem():
@@ -93,6 +97,18 @@ def naive_paper_fit(X, Y, a, b):
     return np.linalg.pinv(K) @ Y
 
 
+def ours(function, threads):
+    """``function`` run as the fits are timed: BLAS on one thread when our threads are several."""
+    if threads == 1:
+        return function
+
+    def limited():
+        with threadpool_limits(1):
+            return function()
+
+    return limited
+
+
 def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
     model = {
         solver: RandomTSRegressor(
@@ -100,9 +116,11 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
             solver=solver,
             alpha=RIDGE if solver == "cholesky" else 0.0,
             random_state=0,
+            n_jobs=threads,
         )
         for solver in SOLVERS
     }
+    default = RandomTSRegressor(n_rules=n_rules, random_state=0)
     rb = model["lstsq"].fit(X, Y).rule_base_
     centers, sigmas = rb.centers, rb.sigmas
     K = rb.design_matrix(X)
@@ -113,11 +131,13 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
     functions = {
         "memberships": lambda: firing_strengths(X, centers, sigmas),
         "gram": lambda: K.T @ K,
-        "predict": lambda: model["lstsq"].predict(X),
+        "predict": ours(lambda: model["lstsq"].predict(X), threads),
     }
     for solver in SOLVERS:
         if not (skip_slow and solver == "pinv"):
-            functions[solver] = lambda solver=solver: model[solver].fit(X, Y)
+            functions[solver] = ours(lambda solver=solver: model[solver].fit(X, Y), threads)
+    if threads > 1:
+        functions["default"] = lambda: default.fit(X, Y)
     with threadpool_limits(threads):
         best = best_times(functions, repeats, clock)
         if not skip_slow:
@@ -135,6 +155,8 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
             row[solver] = (best[solver] / floor, mse, best[solver])
     if "naive" in best:
         row["naive"] = best["naive"] / best["lstsq"]
+    if "default" in best:
+        row["default"] = best["default"] / floor
     row["predict"] = best["memberships"] / best["predict"]
     K = None  # free K before measuring the peak memory of the fits
     for solver in SOLVERS:
@@ -148,15 +170,17 @@ def measure(name, X, Y, n_rules, threads, repeats, skip_slow):
 
 def table(rows):
     header = (
-        "| problem | p | BLAS threads | floor (s) | lstsq / floor (MSE) | cholesky / floor (MSE) "
-        "| pinv / floor (MSE) | naive paper / lstsq | predict / memberships throughput "
-        "| peak memory / K (lstsq, cholesky, pinv) |"
+        "| problem | p | threads | floor (s) | lstsq / floor (MSE) | lstsq default / floor "
+        "| cholesky / floor (MSE) | pinv / floor (MSE) | naive paper / lstsq "
+        "| predict / memberships throughput | peak memory / K (lstsq, cholesky, pinv) |"
     )
-    lines = [header, "|" + " --- |" * 10]
+    lines = [header, "|" + " --- |" * 11]
     for r in rows:
         cells = [r["problem"], str(r["p"]), str(r["threads"]), f"{r['floor']:.3g}"]
         for solver in SOLVERS:
             cells.append(f"{r[solver][0]:.2f}x ({r[solver][1]:.1e})" if solver in r else "not run")
+            if solver == "lstsq":
+                cells.append(f"{r['default']:.2f}x" if "default" in r else "-")
         cells.append(f"{r['naive']:.1f}x" if "naive" in r else "not run")
         cells.append(f"{r['predict']:.2f}")
         cells.append(", ".join(f"{r['mem_' + s]:.2f}" if "mem_" + s in r else "-" for s in SOLVERS))
@@ -186,7 +210,7 @@ def main(argv=None):
         default=None,
         metavar="n:h",
         help="problems to run: N = 10^5 ones as n_features:n_rules, 'vdp' for Van der Pol "
-        "(default: Van der Pol and the issue's grid)",
+        "(default: Van der Pol and the N = 10^5 grid)",
     )
     args = parser.parse_args(argv)
     repeats = args.repeats or 5

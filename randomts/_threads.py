@@ -1,166 +1,116 @@
-"""Threads: one BLAS thread for loops of small BLAS calls, and our own threads over row stripes.
+"""Our own threads: how many (``n_jobs``), and a parallel map whose threads belong to the call.
 
-A loop of many small BLAS calls (Householder updates of a few hundred rows,
-the thin GEMM of a prediction block) gains nothing from BLAS threads, and on
-a machine whose cores are shared with other jobs it loses badly: OpenBLAS
-threads spin waiting for one another at every call. Measured on the 2-core
-development machine under load: a streamed QR fit of 10^5 rows took 1.6 s
-with one thread and 113 s with two; ``RuleBase.predict`` on 10^5 rows 0.15 s
-against 0.45-0.72 s. scikit-learn limits threads the same way around its
-loops of small BLAS calls (e.g. in ``KMeans``).
+randomts never changes a BLAS library's thread setting: that setting is shared
+by the whole process, so changing it from one call would change every other
+thread's BLAS calls, race with other callers doing the same, and be inherited
+by a forked child. BLAS runs as many threads as its configuration allows
+(``threadpoolctl.threadpool_limits`` controls it); randomts's own threads are
+asked for with ``n_jobs``, and by default (``n_jobs=None``) there is one,
+unless a ``joblib.parallel_config(n_jobs=...)`` context says otherwise
+(:func:`joblib.effective_n_jobs`, as scikit-learn's estimators do).
 
-The cores are used instead by our own threads, each calling BLAS with one
-thread. The fit splits the rows into one contiguous stripe per core, each
-folded into a factor of its own (:func:`run_stripes`) through GIL-free
-LAPACK/BLAS calls (``randomts._lapack``). ``predict`` hands out units of row
-blocks to its threads as they ask (:func:`run_shared`; NumPy releases the GIL
-in its loops), so that a thread on a busy core does less; each row's output is
-the same whichever thread computes it, whereas the fit keeps fixed stripes
-because the rows folded into each factor decide its rounding. How many threads:
-as many as BLAS is allowed (:func:`blas_thread_limit`), so ``threadpoolctl``
-controls both.
+Threads of ours run work that releases the GIL: NumPy's loops, and LAPACK/BLAS
+called through the compiled kernel ``randomts._kernels``. Each of them calls
+BLAS, so with several threads of ours the fastest setting is BLAS on one
+thread (``with threadpool_limits(1): ...``): otherwise BLAS's threads and ours
+compete for the same cores.
+
+Which rows each thread handles never changes a result: the fit cuts its rows
+into stripes whose number depends on the problem only (see
+``randomts.accumulators``), and ``predict`` computes every row the same way
+whichever thread takes it.
+
+Every call that runs threads starts them itself and waits for them before it
+returns (:func:`parallel_map`): there is no pool shared between calls, so no
+call waits on work queued behind its own, however calls are nested.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 
+import joblib
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
-_controller = None
-_blas = None  # the BLAS libraries among _controller's
+from ._validation import check_int
+
+__all__ = ["effective_n_jobs", "parallel_map", "scratch"]
+
 _scratch = threading.local()  # per thread: name -> the last scratch array handed out
-_pool = None  # (process id, workers, executor): a forked child must not reuse its parent's threads
-_pool_lock = threading.Lock()
 
 
-def _get_controller():
-    global _controller
-    if _controller is None:
-        _controller = ThreadpoolController()
-    return _controller
+def effective_n_jobs(n_jobs=None, *, owner=None):
+    """The number of threads of ours that ``n_jobs`` asks for.
 
-
-def _blas_libraries():
-    """The BLAS libraries loaded in the process (as ``threadpoolctl`` controls them).
-
-    Selected once, like the controller itself (selecting took about 7 microseconds a
-    call, measured: about a quarter of a one-row ``predict``).
-    """
-    global _blas
-    if _blas is None:
-        _blas = _get_controller().select(user_api="blas").lib_controllers
-    return _blas
-
-
-def blas_thread_limit():
-    """The number of threads BLAS may use now (as limited by ``threadpoolctl``, if at all).
-
-    Routines that run their own threads, each calling BLAS with one thread,
-    use this many, so that ``threadpool_limits(1)`` serialises them too.
+    ``None`` means 1 unless a :func:`joblib.parallel_config` context sets
+    ``n_jobs``; a negative value counts back from the number of CPUs
+    (``-1``: all of them), as in joblib and scikit-learn.
 
     Examples
     --------
-    >>> from threadpoolctl import threadpool_limits
-    >>> with threadpool_limits(1):
-    ...     blas_thread_limit()
-    1
+    >>> effective_n_jobs(None), effective_n_jobs(3)
+    (1, 3)
+    >>> import joblib
+    >>> with joblib.parallel_config(n_jobs=2):
+    ...     effective_n_jobs(None)
+    2
     """
-    threads = [lib.num_threads for lib in _blas_libraries()]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(threads or [cores or 1]))
+    if n_jobs is not None:
+        n_jobs = check_int(n_jobs, "n_jobs", owner=owner)
+        if n_jobs == 0:
+            raise ValueError(
+                f"The 'n_jobs' parameter{' of ' + owner if owner else ''} must be None, a "
+                "positive int or a negative int (-1: all CPUs). Got 0 instead."
+            )
+    return max(1, int(joblib.effective_n_jobs(n_jobs)))
 
 
-def single_blas_thread():
-    """Context manager limiting BLAS to one thread; a null context if it already runs one.
+def parallel_map(function, n_items, n_threads):
+    """``[function(i) for i in range(n_items)]``, computed by up to ``n_threads`` threads.
 
-    A limit costs about 0.1 ms of CPU time to enter and leave (measured with
-    ``time.process_time``; 3 % of ``predict`` on 10^4 rows and 100 rules), so under
-    ``threadpool_limits(1)``, as in joblib's workers, it is skipped.
+    The threads are started by this call and joined before it returns; this
+    thread is one of them. Items are handed out as threads ask for them, so a
+    thread slowed by a busy core simply takes fewer. If any item raises, the
+    items not yet started are skipped, every thread is waited for, and the
+    first exception is re-raised here.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> with single_blas_thread():
-    ...     float(np.ones((2, 2)) @ np.ones(2) @ np.ones(2))
-    4.0
+    >>> parallel_map(lambda i: i * i, 5, 2)
+    [0, 1, 4, 9, 16]
+    >>> parallel_map(lambda i: i, 0, 2)
+    []
     """
-    if all(lib.num_threads == 1 for lib in _blas_libraries()):
-        return nullcontext()  # already one thread (e.g. under threadpool_limits(1))
-    return _get_controller().limit(limits=1, user_api="blas")
-
-
-def _executor(n_workers):
-    global _pool
-    with _pool_lock:
-        if _pool is None or _pool[0] != os.getpid() or _pool[1] < n_workers:
-            executor = ThreadPoolExecutor(n_workers, thread_name_prefix="randomts")
-            _pool = (os.getpid(), n_workers, executor)
-        return _pool[2]
-
-
-def run_stripes(function, bounds):
-    """Call ``function(bounds[i], bounds[i + 1])`` for every stripe, the first in this thread.
-
-    The others run in a pool of threads kept for the process (a new pool
-    costs about 0.26 ms a call, 6 % of a 4.4 ms ``predict`` of 10^4 rows; a
-    forked child gets a pool of its own). Returns the results in stripe order; an
-    exception raised by any stripe is re-raised here, once every stripe has
-    finished.
-
-    Examples
-    --------
-    >>> run_stripes(lambda start, stop: sum(range(start, stop)), [0, 5, 10])
-    [10, 35]
-    """
-    stripes = list(zip(bounds[:-1], bounds[1:], strict=True))
-    if len(stripes) == 1:
-        return [function(*stripes[0])]
-    pool = _executor(len(stripes) - 1)
-    futures = [pool.submit(function, *stripe) for stripe in stripes[1:]]
-    try:
-        first = function(*stripes[0])
-    finally:
-        for future in futures:
-            future.exception()  # waits for every stripe, whatever happened in this thread
-    return [first] + [future.result() for future in futures]  # re-raises a stripe's exception
-
-
-def run_shared(function, n_items, n_threads):
-    """Call ``function(items)`` in ``n_threads`` threads, ``items`` handing out ``range(n_items)``.
-
-    Dynamic scheduling: every thread iterates over the same sequence, and each
-    item goes to whichever thread asks first, exactly once. A thread that starts
-    late or shares its core with another job (such as OpenBLAS workers still
-    spinning after a threaded call) simply takes fewer items, where equal
-    stripes would wait for it. The first thread is this one; results are
-    returned in thread order, and exceptions re-raised as in :func:`run_stripes`.
-
-    Examples
-    --------
-    >>> done = run_shared(lambda items: sorted(items), 5, 1)
-    >>> done
-    [[0, 1, 2, 3, 4]]
-    >>> sorted(sum(run_shared(lambda items: list(items), 100, 2), [])) == list(range(100))
-    True
-    """
+    results = [None] * n_items
+    errors = []
     lock = threading.Lock()
-    shared = iter(range(n_items))
+    items = iter(range(n_items))
 
-    def items():
+    def work():
         while True:
             with lock:
-                item = next(shared, None)
+                item = None if errors else next(items, None)
             if item is None:
                 return
-            yield item
+            try:
+                results[item] = function(item)
+            except BaseException as error:  # re-raised in the calling thread below
+                with lock:
+                    errors.append(error)
+                return
 
-    return run_stripes(lambda start, stop: function(items()), list(range(n_threads + 1)))
+    helpers = [threading.Thread(target=work) for _ in range(min(n_threads, n_items) - 1)]
+    for thread in helpers:
+        thread.start()
+    try:
+        work()
+    finally:
+        for thread in helpers:
+            thread.join()
+    if errors:
+        raise errors[0]
+    return results
 
 
 def scratch(name, shape):
@@ -168,11 +118,11 @@ def scratch(name, shape):
 
     Large fresh arrays come from the operating system zeroed, page by page, on
     every call: for ``predict`` of 10^4 rows with 100 rules, fresh buffers
-    made the call about 0.1 ms (3 %) slower (measured). A buffer asked for
-    again by the same thread, under the same ``name`` and with no more
-    elements, is the same memory; so a caller must not hold on to it across
-    calls that ask for ``name`` again, nor ask for ``name`` twice at once.
-    Each thread keeps only the largest array per name it has needed.
+    made the call about 3 % slower. A buffer asked for again by the same
+    thread, under the same ``name`` and with no more elements, is the same
+    memory; so a caller must not hold on to it across calls that ask for
+    ``name`` again, nor ask for ``name`` twice at once. Each thread keeps only
+    the largest array per name it has needed, and a thread's arrays go with it.
 
     Examples
     --------
@@ -180,7 +130,7 @@ def scratch(name, shape):
     >>> b.shape, np.shares_memory(a, b)
     ((2, 5), True)
     """
-    size = math.prod(shape)  # (np.prod costs 4 microseconds a call)
+    size = math.prod(shape)
     buffers = getattr(_scratch, "buffers", None)
     if buffers is None:
         buffers = _scratch.buffers = {}

@@ -1,9 +1,15 @@
-"""Least squares row block by row block: exact accumulators of ``[K Y]`` (pure arrays).
+"""The fitting engine: least squares on ``[K Y]``, one block of rows at a time.
+
+Every fit in randomts goes through this module: :meth:`randomts.RuleBase.fit_consequents`
+(hence :class:`randomts.RandomTSRegressor`), ``partial_fit`` and
+:mod:`randomts.streaming`, :mod:`randomts.distributed`,
+:func:`randomts.solvers.solve_least_squares` and :mod:`randomts.model_selection`.
 
 The solution of ``min ||K Gamma - Y||_F^2 + alpha ||Gamma||_F^2`` depends on
-the rows of ``[K Y]`` only through a small square matrix, which can be
-accumulated one block of rows at a time, merged across machines, and solved
-at the end. Two are kept, one per kind of solver:
+the rows of ``[K Y]`` only through a small square matrix, which is accumulated
+one block of rows at a time, merged across threads or machines, and solved at
+the end. Two are kept, one per kind of solver, and the paper's algorithm keeps
+the rows themselves:
 
 ``"r"`` (for ``"lstsq"`` and ``"pinv"``)
     The upper-triangular factor ``R`` of the QR decomposition of
@@ -18,89 +24,108 @@ at the end. Two are kept, one per kind of solver:
     The Gram matrix ``[K Y]^T [K Y]``, updated by the BLAS ``syrk``
     (``n_rows q^2`` flops per block, half the QR's). It squares the
     condition number of ``K``: use it with a ridge ``alpha > 0``.
+``"rows"`` (for ``"pinv"``)
+    The rows of ``[K Y]`` themselves, ``n_samples x q``: the paper's
+    algorithm forms the pseudo-inverse of ``K`` (MATLAB's ``pinv(K) * Y``,
+    with MATLAB's tolerance), and its result — the rounding of the
+    ``p x n_samples`` pseudo-inverse included — needs ``K`` whole. Merging
+    stacks the rows, so every path holds exactly the same ``K``.
 
-Merging two factors is one more ``tpqrt`` (of two triangles) or a sum, so the
-blocks may be reduced in any order or tree (see :mod:`randomts.distributed`).
-:func:`fold_rows` uses that to fold contiguous stripes of rows in threads,
-one per core, through LAPACK and BLAS calls that release the GIL
-(``randomts._lapack``), and to take the rows from a function that writes
-them block by block, so that ``K`` need never be formed.
+``"lstsq"`` is the minimum-norm solution with the rank decided as
+:func:`numpy.linalg.lstsq` decides it (singular values below
+``max(n_samples, n_columns) * eps * s_max`` are zero), ``"pinv"`` uses the
+same tolerance (MATLAB's), and ``"cholesky"`` falls back to the
+eigendecomposition of the Gram matrix when ``K^T K + alpha I`` is not positive
+definite in floating point.
+
+Rows are folded in stripes (:func:`fold_rows`): their number depends only on
+the number of rows and columns, each stripe is folded into a factor of its
+own, and the factors are merged in order. So the result is the same, bit for
+bit, whatever the number of threads that fold the stripes (``n_jobs``) — and
+whatever the number of BLAS threads, for BLAS libraries whose results do not
+depend on it. The threads call LAPACK and BLAS through ``randomts._kernels``,
+which releases the GIL.
 """
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import os
 
 import numpy as np
 import scipy.linalg
-from scipy.linalg import blas, lapack
+from scipy.linalg import lapack
 
-from . import _lapack
-from ._threads import blas_thread_limit, run_stripes, single_blas_thread
+from . import _kernels
+from ._threads import effective_n_jobs, parallel_map
 from ._validation import check_int, check_option, check_real
 
-__all__ = ["FACTORS", "SOLVER_FACTOR", "LeastSquaresAccumulator", "fold_rows", "fold_threads"]
+__all__ = [
+    "FACTORS",
+    "SOLVER_FACTOR",
+    "LeastSquaresAccumulator",
+    "check_factor_memory",
+    "fold_rows",
+    "solve_factor",
+    "stripe_bounds",
+]
 
 #: Kinds of accumulated factor.
-FACTORS = ("r", "gram")
+FACTORS = ("r", "gram", "rows")
 
 #: The factor each solver is computed from.
-SOLVER_FACTOR = {"lstsq": "r", "pinv": "r", "cholesky": "gram"}
+SOLVER_FACTOR = {"lstsq": "r", "pinv": "rows", "cholesky": "gram"}
 
-# Rows of [K Y] per Householder update. Measured on N = 10^4,
-# q = 302, one BLAS thread: blocks of 512 rows with an inner block of 16
-# columns run the QR in 2.3x the time of one syrk of K (55 ms against 24 ms),
-# where one dgeqrf of the whole tall matrix takes 7.6x and gelsy on K 6.8x.
-# For q = 1502 (N = 2 * 10^4) an inner block of 32 runs the QR in 2.4x the
-# syrk, 64 in 2.5x and 16 in 2.9x. For q = 5502 (2048 rows) 64 takes 2.86 s,
-# 48 3.00 s, 32 3.15 s and 128 2.95 s, against 1.10 s for the syrk; merging
-# two such triangles takes 3.75 s with 16, 2.44 s with 64 (1.47 s on 2 threads).
+# Rows of [K Y] per Householder update. Measured on N = 10^4, q = 302, one BLAS
+# thread: blocks of 512 rows with an inner block of 16 columns run the QR in 2.3x the
+# time of one syrk of K, where one dgeqrf of the whole tall matrix takes 7.6x. For
+# q = 1502 an inner block of 32 runs in 2.4x the syrk (64: 2.5x, 16: 2.9x); for
+# q = 5502, 64 is the fastest of 32, 48, 64 and 128.
 _QR_BLOCK_ROWS = 512
 _QR_INNER_BLOCKS = ((600, 16), (2000, 32), (None, 64))  # (q below, inner block)
-# A thread takes a stripe of at least this many rows per column of [K Y]: merging
-# two triangles costs about q^3 flops against 2 m q^2 for a stripe of m rows, so
-# m >= 8 q keeps the merges under about 6% of the work.
-_QR_ROWS_PER_COLUMN_PER_THREAD = 8
-# Columns from which the one-off calls after the stripes (merges, gelsy) use BLAS's
-# threads: 2 threads gain 1.3x at q = 1000 to 1.6x at 1500, nothing at 300 (measured), where
-# OpenBLAS's threads would only spin on after the call and slow the caller's next threads.
-_THREADED_COLUMNS = 1000
-# Rows per syrk update when [K Y] has to be copied into one Fortran block.
+# Rows per syrk update.
 _GRAM_BLOCK_ROWS = 2048
+# A stripe has at least this many rows per column of [K Y]: merging two triangles
+# costs about q^3 flops against 2 m q^2 for a stripe of m rows, so m >= 8 q keeps
+# the merges under about 6% of the work.
+_ROWS_PER_COLUMN_PER_STRIPE = 8
+# At most this many stripes: enough for the cores of a workstation. A constant, so
+# that the stripes (and the rounding of the result) never depend on the machine.
+_MAX_STRIPES = 8
+# Copies of the (q, q) factor alive at once at the most: the factor, a stripe's
+# factor per thread, and the solve's working copies.
+_FACTOR_COPIES = 4
 
 
-def _check_block(K, Y, n_columns, n_outputs):
-    K = np.asarray(K, dtype=float)
-    Y = np.asarray(Y, dtype=float)
-    if Y.ndim == 1:
-        Y = Y.reshape(-1, 1)
-    if K.ndim != 2 or K.shape[1] != n_columns:
-        raise ValueError(f"K must be a 2-D array with {n_columns} columns; got shape {K.shape}.")
-    if Y.ndim != 2 or Y.shape != (K.shape[0], n_outputs):
-        raise ValueError(
-            f"Y must have shape (n_rows, n_outputs) = ({K.shape[0]}, {n_outputs}) to match K; "
-            f"got {Y.shape}."
-        )
-    return K, Y
-
-
-def _row_blocks(n_rows, block, start=0):
-    return ((lo, min(lo + block, n_rows)) for lo in range(start, n_rows, block))
-
-
-def _block_rows(kind):
-    return _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS
-
-
-def _after_stripes_threads(q):
-    """BLAS's threads for the one-off calls after the stripes, from _THREADED_COLUMNS on."""
-    return single_blas_thread() if q < _THREADED_COLUMNS else nullcontext()
+def _row_blocks(start, stop, block):
+    return ((lo, min(lo + block, stop)) for lo in range(start, stop, block))
 
 
 def _inner_block(q):
     for below, inner in _QR_INNER_BLOCKS:
         if below is None or q < below:
             return min(inner, q)
+
+
+def stripe_bounds(n_rows, q, *, kind="r"):
+    """Row bounds of the stripes :func:`fold_rows` folds one by one and merges.
+
+    Their number depends only on ``n_rows``, ``q`` and ``kind``: at least
+    ``8 q`` and 2048 rows a stripe for the QR factor (4096 for the Gram
+    matrix), at most 8 stripes.
+
+    Examples
+    --------
+    >>> stripe_bounds(10_000, 302)
+    [0, 2500, 5000, 7500, 10000]
+    >>> stripe_bounds(1_000, 302)
+    [0, 1000]
+    """
+    if kind == "r":
+        smallest = max(_ROWS_PER_COLUMN_PER_STRIPE * q, 4 * _QR_BLOCK_ROWS)
+    else:
+        smallest = 2 * _GRAM_BLOCK_ROWS
+    n_stripes = max(1, min(_MAX_STRIPES, n_rows // smallest))
+    return [n_rows * i // n_stripes for i in range(n_stripes + 1)]
 
 
 def _fold_stripe(factor, fill, start, stop, kind):
@@ -110,43 +135,18 @@ def _fold_stripe(factor, fill, start, stop, kind):
         inner = _inner_block(q)
         T, work = np.empty((inner, q), order="F"), np.empty(inner * q)
     buffer = None
-    for lo, hi in _row_blocks(stop, _block_rows(kind), start):
+    for lo, hi in _row_blocks(start, stop, _QR_BLOCK_ROWS if kind == "r" else _GRAM_BLOCK_ROWS):
         if buffer is None or buffer.shape[0] != hi - lo:
             buffer = np.empty((hi - lo, q), order="F")
         fill(lo, hi, buffer)
         if kind == "r":
-            _lapack.dtpqrt(factor, buffer, inner, T, work)
+            _kernels.fold_qr(factor, buffer, inner, T, work)
         else:
-            _lapack.dsyrk(factor, buffer)
+            _kernels.fold_gram(factor, buffer)
     return factor
 
 
-def fold_threads(n_rows, q, threads=None, *, kind="r"):
-    """Threads :func:`fold_rows` uses for ``n_rows`` rows of ``q`` columns.
-
-    As many as BLAS may use (``randomts._threads.blas_thread_limit``, so
-    ``threadpoolctl.threadpool_limits(1)`` gives one), but no more than gives
-    every thread 2 blocks of rows (Gram matrices, which merge by a sum) or,
-    for the QR factor, 4 blocks and ``8 q`` rows: below that, merging the
-    stripes' triangles costs more than the threads save.
-
-    Examples
-    --------
-    >>> fold_threads(10_000, 302, threads=2), fold_threads(1_000, 302, threads=2)
-    (2, 1)
-    """
-    if threads is None:
-        threads = blas_thread_limit()
-    if not _lapack.RELEASES_GIL:  # pragma: no cover - threads would only queue on the GIL
-        return 1
-    if kind == "r":
-        stripe = max(_QR_ROWS_PER_COLUMN_PER_THREAD * q, 4 * _QR_BLOCK_ROWS)
-    else:
-        stripe = 2 * _GRAM_BLOCK_ROWS
-    return max(1, min(threads, n_rows // stripe))
-
-
-def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
+def fold_rows(factor, fill, n_rows, *, kind="r", n_jobs=None):
     """Fold ``n_rows`` rows of ``[K Y]`` into an accumulated factor (in place; returned).
 
     The rows are never held all at once: ``fill(start, stop, out)`` writes
@@ -156,13 +156,11 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     ``tpqrt``) into the triangular factor ``R``, or by BLAS ``syrk`` into the
     upper triangle of the Gram matrix.
 
-    With several threads (:func:`fold_threads`) the rows are cut into one
-    contiguous stripe per thread, each stripe folded by its own thread with
-    one BLAS thread and the GIL released, and the stripes' factors merged in
-    order at the end. The result then agrees with one thread's to rounding
-    (the R factor or Gram matrix of the same rows), and is the same on every
-    run with the same thread count. ``fill`` is called from those threads, on
-    disjoint row ranges.
+    The rows are cut into the stripes of :func:`stripe_bounds`; the first is
+    folded into ``factor``, each other one into a factor of its own, and
+    those are merged into ``factor`` in order. Up to ``n_jobs`` threads fold
+    the stripes at once, calling ``fill`` on disjoint row ranges; the result
+    does not depend on how many.
 
     Parameters
     ----------
@@ -174,8 +172,8 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
         Rows to fold in.
     kind : {"r", "gram"}, default="r"
         The factor accumulated (see the module docstring).
-    threads : int, optional
-        Upper bound on the threads; default ``randomts._threads.blas_thread_limit()``.
+    n_jobs : int, optional
+        Threads (see :func:`randomts._threads.effective_n_jobs`; default one).
 
     Examples
     --------
@@ -183,32 +181,27 @@ def fold_rows(factor, fill, n_rows, *, kind="r", threads=None):
     >>> A = np.random.default_rng(0).normal(size=(9000, 3))
     >>> def fill(start, stop, out):
     ...     out[...] = A[start:stop]
-    >>> R = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, threads=2)
+    >>> R = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, n_jobs=2)
     >>> bool(np.allclose(np.abs(R), np.abs(np.linalg.qr(A, mode="r"))))
     True
-    >>> G = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, kind="gram", threads=2)
+    >>> bool(np.array_equal(R, fold_rows(np.zeros((3, 3), order="F"), fill, 9000)))
+    True
+    >>> G = fold_rows(np.zeros((3, 3), order="F"), fill, 9000, kind="gram")
     >>> bool(np.allclose(np.triu(G), np.triu(A.T @ A)))
     True
     """
     q = factor.shape[0]
     factor = np.asfortranarray(factor)  # LAPACK's layout (a copy only if it was not)
-    n_threads = fold_threads(n_rows, q, threads, kind=kind)
-    with single_blas_thread():  # small calls: threads only add waiting (see randomts._threads)
-        if n_threads == 1:
-            return _fold_stripe(factor, fill, 0, n_rows, kind)
-        # equal stripes, not whole blocks: 10^4 rows in 2048-row blocks would split 4096:5904
-        bounds = [n_rows * i // n_threads for i in range(n_threads + 1)]
+    bounds = stripe_bounds(n_rows, q, kind=kind)
+    n_stripes = len(bounds) - 1
 
-        def fold(start, stop):  # the first stripe folds into factor, the others into zeros
-            target = factor if start == 0 else np.zeros((q, q), order="F")
-            return _fold_stripe(target, fill, start, stop, kind)
+    def fold(i):  # the first stripe folds into factor, the others into zeros
+        target = factor if i == 0 else np.zeros((q, q), order="F")
+        return _fold_stripe(target, fill, bounds[i], bounds[i + 1], kind)
 
-        factors = run_stripes(fold, bounds)
-    # the stripes are done: large merges (one tpqrt of two q x q triangles each) use BLAS's
-    # threads; small ones gain nothing and would leave OpenBLAS's threads spinning
-    with _after_stripes_threads(q):
-        for other in factors[1:]:
-            factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
+    factors = parallel_map(fold, n_stripes, effective_n_jobs(n_jobs))
+    for other in factors[1:]:
+        factor = merge_r(factor, other) if kind == "r" else _add_upper(factor, other)
     return factor
 
 
@@ -227,142 +220,193 @@ def _copy_rows(K, Y):
     return fill
 
 
-def update_r(R, K, Y, *, threads=None):
-    """Fold the rows ``[K Y]`` into the triangular factor ``R`` (in place; returned).
-
-    ``R`` is a Fortran-ordered ``(q, q)`` upper triangle, ``q = K.shape[1] + Y.shape[1]``.
-    See :func:`fold_rows` for the threads.
-    """
-    return fold_rows(R, _copy_rows(K, Y), K.shape[0], kind="r", threads=threads)
-
-
 def merge_r(R, other):
-    """The triangular factor of ``[A; B]`` from those of ``A`` (``R``, overwritten) and ``B``."""
+    """The triangular factor of ``[A; B]`` from those of ``A`` (``R``, overwritten) and ``B``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.random.default_rng(0).normal(size=(8, 3))
+    >>> RA, RB = np.linalg.qr(A[:4], mode="r"), np.linalg.qr(A[4:], mode="r")
+    >>> R = merge_r(np.asfortranarray(RA), RB)
+    >>> bool(np.allclose(np.abs(R), np.abs(np.linalg.qr(A, mode="r"))))
+    True
+    """
     q = R.shape[0]
     triangle = np.array(other, dtype=float, order="F", copy=True)
-    R, _, _, info = lapack.dtpqrt(
-        q, _inner_block(q), R, triangle, overwrite_a=1, overwrite_b=1
-    )
-    if info != 0:  # pragma: no cover
+    R, _, _, info = lapack.dtpqrt(q, _inner_block(q), R, triangle, overwrite_a=1, overwrite_b=1)
+    if info != 0:  # pragma: no cover - LAPACK reports only illegal arguments here
         raise RuntimeError(f"LAPACK dtpqrt failed with info={info}.")
     return R
 
 
-def update_gram(G, K, Y):
-    """Add ``[K Y]^T [K Y]`` to the upper triangle of ``G`` (in place; returned)."""
-    n_columns = K.shape[1]
-    if K.flags.c_contiguous and Y.flags.c_contiguous:
-        # K^T is Fortran-ordered: syrk reads K where it lies, no copy.
-        G[:n_columns, :n_columns] = blas.dsyrk(
-            1.0, K.T, beta=1.0, c=G[:n_columns, :n_columns], trans=0, lower=0
-        )
-        G[:n_columns, n_columns:] += K.T @ Y
-        G[n_columns:, n_columns:] += Y.T @ Y
-        return G
-    # otherwise [K Y] is copied into Fortran blocks, folded by syrk like any rows
-    return fold_rows(G, _copy_rows(K, Y), K.shape[0], kind="gram")
+def _rank_tolerance(s, n_samples, n_columns):
+    """``max(n_samples, n_columns) * eps * s_max``: numpy.linalg.lstsq's and MATLAB pinv's cut."""
+    return max(n_samples, n_columns) * np.finfo(float).eps * (s[0] if s.size else 0.0)
 
 
-def _matlab_tolerance(s, shape):
-    return max(shape) * np.finfo(float).eps * s[0] if s.size else 0.0
+def _inverse_singular_values(s, alpha, n_samples, n_columns):
+    """``1/s`` above the rank tolerance (``alpha = 0``), else the ridge filter ``s/(s^2+alpha)``."""
+    if alpha > 0:
+        return s / (s * s + alpha)
+    inverse = np.zeros_like(s)
+    keep = s > _rank_tolerance(s, n_samples, n_columns)
+    inverse[keep] = 1.0 / s[keep]
+    return inverse
 
 
-def solve_r(R, n_columns, *, solver="lstsq", alpha=0.0, n_samples=None):
+def solve_r(R, n_columns, *, alpha=0.0, n_samples=None):
     """``Gamma`` from the triangular factor of ``[K Y]`` (see the module docstring).
 
-    ``"lstsq"`` runs LAPACK ``gelsy`` (rank at ``eps * s_max``) on
-    ``R11 Gamma = C`` (stacked over ``sqrt(alpha) I`` for a ridge), or, when
-    ``trcon`` shows ``R11`` square and surely of full rank at that tolerance
-    (:func:`_numerically_full_rank`), the triangular solve of the same
-    system, whose solution is then the unique (so minimum-norm) one;
-    ``"pinv"`` forms ``pinv(R11)`` with MATLAB's tolerance
-    ``max(n_samples, n_columns) * eps * s_max`` (the singular values of
-    ``R11`` are those of ``K``) and applies it to ``C``.
+    ``alpha = 0``: ``R11 Gamma = C`` is solved by one triangular solve when
+    LAPACK ``trcon`` shows ``R11`` surely of full rank at the rank tolerance
+    (:func:`_numerically_full_rank`; the solution is then unique), and
+    otherwise by LAPACK ``gelsy`` (pivoted QR, minimum norm) with the rank
+    tolerance ``max(n_samples, n_columns) * eps``, as
+    :func:`numpy.linalg.lstsq` decides it. ``alpha > 0``: the stacked system
+    ``[R11; sqrt(alpha) I] Gamma = [C; 0]`` (of full rank) by QR, the exact
+    ridge solution.
     """
     # With fewer rows than columns, rows n_samples.. of R hold only rounding
     # (the stacked rows have rank <= n_samples): drop them, so that a
     # minimum-norm solve sees exact zeros there rather than noise of size eps.
-    rows = n_columns if n_samples is None else max(1, min(n_samples, n_columns))
+    n_samples = n_columns if n_samples is None else n_samples
+    rows = max(1, min(n_samples, n_columns))
     R11 = np.triu(R[:rows, :n_columns])
     C = R[:rows, n_columns:]
-    if solver == "pinv":
-        U, s, Vt = scipy.linalg.svd(
-            R11, full_matrices=False, check_finite=False, lapack_driver="gesdd"
-        )
-        if alpha > 0:
-            filtered = s / (s * s + alpha)
-        else:
-            filtered = np.zeros_like(s)
-            keep = s > _matlab_tolerance(s, (n_samples or n_columns, n_columns))
-            filtered[keep] = 1.0 / s[keep]
-        return ((Vt.T * filtered) @ U.T) @ C
     if alpha > 0:
-        R11 = np.vstack([R11, np.sqrt(alpha) * np.eye(n_columns)])
-        C = np.vstack([C, np.zeros((n_columns, C.shape[1]))])
-    elif _numerically_full_rank(R11):
-        # the least-squares solution is unique, so the minimum-norm one: gelsy's
-        # pivoted QR (4/3 q^3 flops, 15.7 s at q = 5500) would only re-derive it
+        stacked = np.vstack([R11, np.sqrt(alpha) * np.eye(n_columns)])
+        Q, T = scipy.linalg.qr(stacked, mode="economic", check_finite=False)
+        return scipy.linalg.solve_triangular(T, Q[:rows].T @ C, check_finite=False)
+    tolerance = max(n_samples, n_columns) * np.finfo(float).eps
+    if _numerically_full_rank(R11, tolerance):
         return scipy.linalg.solve_triangular(R11, C, check_finite=False)
-    with _after_stripes_threads(n_columns):  # gelsy's pivoted QR is half BLAS-2
-        gamma, *_ = scipy.linalg.lstsq(R11, C, lapack_driver="gelsy", check_finite=False)
+    gamma, *_ = scipy.linalg.lstsq(
+        R11, C, cond=tolerance, lapack_driver="gelsy", check_finite=False
+    )
     return gamma
 
 
-def _numerically_full_rank(R11):
-    """Whether the square triangle ``R11`` has full rank at gelsy's tolerance, surely.
+def _numerically_full_rank(R11, tolerance):
+    """Whether the square triangle ``R11`` has no singular value below ``tolerance * s_max``, surely.
 
     LAPACK ``trcon`` estimates ``1 / cond_1(R11)`` in ``O(q^2)``. The 2-norm
     condition number is at most ``q`` times the 1-norm one, and the estimate
     is rarely low by more than a factor of 10, so an estimate above
-    ``10 q eps`` puts every singular value above ``eps * s_max``, where
-    ``gelsy`` (rank at ``eps * s_max``) keeps them all.
+    ``10 q tolerance`` puts every singular value above ``tolerance * s_max``.
     """
     q = R11.shape[0]
     if q == 0 or R11.shape[1] != q or not np.all(np.diag(R11)):
         return False
     rcond, info = lapack.dtrcon(R11, norm="1", uplo="U", diag="N")
-    return info == 0 and rcond > 10.0 * q * np.finfo(float).eps
-
-
-def cholesky_gram(G, n_columns, *, alpha=0.0):
-    """``(K^T K + alpha I)^{-1} K^T Y`` by Cholesky from the Gram matrix of ``[K Y]``.
-
-    Raises :class:`numpy.linalg.LinAlgError` when ``K^T K + alpha I`` is not
-    positive definite in floating point.
-    """
-    A = G[:n_columns, :n_columns].copy(order="F")
-    A[np.diag_indices(n_columns)] += alpha
-    factor = scipy.linalg.cho_factor(A, lower=False, overwrite_a=True, check_finite=False)
-    return scipy.linalg.cho_solve(factor, G[:n_columns, n_columns:], check_finite=False)
+    return info == 0 and rcond > 10.0 * q * tolerance
 
 
 def solve_gram(G, n_columns, *, alpha=0.0, n_samples=None):
     """Ridge normal equations from the Gram matrix of ``[K Y]``, by Cholesky.
 
-    When the factorisation fails (``K^T K + alpha I`` singular in floating
-    point) the eigendecomposition of ``K^T K`` is used: eigenvalues at most
-    ``max(n_samples, n_columns) * eps * lambda_max`` (the Gram matrix's own
-    rounding level) are dropped when ``alpha == 0``.
+    When ``K^T K + alpha I`` is not positive definite in floating point, the
+    eigendecomposition of ``K^T K`` is used instead: with ``alpha = 0``,
+    eigenvalues at most ``max(n_samples, n_columns) * eps * lambda_max`` (the
+    Gram matrix's own rounding level) are dropped.
     """
+    A = G[:n_columns, :n_columns]
+    B = G[:n_columns, n_columns:]
     try:
-        return cholesky_gram(G, n_columns, alpha=alpha)
+        shifted = A.copy(order="F")
+        shifted[np.diag_indices(n_columns)] += alpha
+        factor = scipy.linalg.cho_factor(shifted, lower=False, overwrite_a=True, check_finite=False)
+        return scipy.linalg.cho_solve(factor, B, check_finite=False)
     except np.linalg.LinAlgError:
         pass  # not positive definite in floating point: the eigendecomposition below
-    B = G[:n_columns, n_columns:]
-    eigenvalues, V = scipy.linalg.eigh(G[:n_columns, :n_columns], lower=False, check_finite=False)
+    eigenvalues, V = scipy.linalg.eigh(A, lower=False, check_finite=False)
     eigenvalues = np.maximum(eigenvalues, 0.0)
     if alpha > 0:
         inverse = 1.0 / (eigenvalues + alpha)
     else:
         inverse = np.zeros_like(eigenvalues)
-        cut = (
-            max(n_samples or n_columns, n_columns)
-            * np.finfo(float).eps
-            * eigenvalues.max(initial=0.0)
-        )
+        cut = _rank_tolerance(eigenvalues[::-1], n_samples or n_columns, n_columns)
         keep = eigenvalues > cut
         inverse[keep] = 1.0 / eigenvalues[keep]
     return V @ (inverse[:, None] * (V.T @ B))
+
+
+def solve_rows(rows, n_columns, *, alpha=0.0):
+    """The paper's ``pinv(K) * Y`` from the rows ``[K Y]``: the pseudo-inverse formed, then applied.
+
+    As MATLAB's ``pinv``: singular values of ``K`` at most
+    ``max(n_samples, n_columns) * eps * s_max`` are dropped (``alpha = 0``), or
+    filtered as ``s / (s^2 + alpha)`` (the ridge solution). Forming ``K^+``
+    rounds entries of size ``1 / s_min`` before the product with ``Y``, which
+    is what limits the paper's training error.
+    """
+    K, Y = rows[:, :n_columns], rows[:, n_columns:]
+    U, s, Vt = scipy.linalg.svd(K, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+    inverse = _inverse_singular_values(s, alpha, K.shape[0], n_columns)
+    return ((Vt.T * inverse) @ U.T) @ Y
+
+
+def solve_factor(factor, n_columns, *, kind="r", alpha=0.0, n_samples=None):
+    """``Gamma`` from an accumulated factor of ``[K Y]`` of the given kind (see :data:`FACTORS`)."""
+    if kind == "r":
+        return solve_r(factor, n_columns, alpha=alpha, n_samples=n_samples)
+    if kind == "rows":
+        return solve_rows(factor, n_columns, alpha=alpha)
+    return solve_gram(factor, n_columns, alpha=alpha, n_samples=n_samples)
+
+
+def _available_bytes():
+    """Memory the operating system says is available (Linux ``MemAvailable``), else total."""
+    try:
+        with open("/proc/meminfo") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not a POSIX system
+        return None
+
+
+def check_factor_memory(n_columns, n_outputs, *, n_rows=0, what=None):
+    """Raise :class:`MemoryError` before allocating a factor that cannot fit in memory.
+
+    The fit holds a few ``(q, q)`` float64 matrices at once,
+    ``q = n_columns + n_outputs`` (and, for the paper's ``"pinv"``, a few
+    ``(n_rows, q)`` ones); if that is more than the memory available, the
+    error says how much is needed and for what, instead of NumPy's
+    ``Unable to allocate`` from deep inside.
+
+    Parameters
+    ----------
+    n_columns, n_outputs : int
+        Columns of ``K`` and of ``Y``.
+    n_rows : int, default=0
+        Rows of ``[K Y]`` held whole (the ``"rows"`` factor).
+    what : str, optional
+        What asked for them, e.g. ``"n_rules=200000 with 2 inputs"``.
+
+    Examples
+    --------
+    >>> check_factor_memory(300, 1)
+    >>> check_factor_memory(600_000, 1, what="n_rules=200000 with 2 inputs")
+    Traceback (most recent call last):
+    ...
+    MemoryError: n_rules=200000 with 2 inputs gives 600000 unknowns: ...
+    """
+    q = n_columns + n_outputs
+    needed = _FACTOR_COPIES * 8.0 * q * (q + n_rows)
+    available = _available_bytes()
+    if available is not None and needed > available:
+        subject = what if what is not None else f"{n_columns} columns"
+        raise MemoryError(
+            f"{subject} gives {n_columns} unknowns: the least-squares fit needs about "
+            f"{needed / 2**30:.3g} GiB for its factors of {q} columns, more than the "
+            f"{available / 2**30:.3g} GiB of memory available. Use fewer rules (or fewer "
+            "inputs, or order=0)."
+        )
 
 
 class LeastSquaresAccumulator:
@@ -375,16 +419,20 @@ class LeastSquaresAccumulator:
     n_outputs : int, default=1
         Columns of ``Y``.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-        Decides the factor kept: the QR factor ``R`` for the first two, the
-        Gram matrix for ``"cholesky"`` (see the module docstring).
+        Decides the factor kept: the QR factor ``R`` for ``"lstsq"``, the rows
+        of ``[K Y]`` for ``"pinv"``, the Gram matrix for ``"cholesky"`` (see
+        the module docstring).
+    what : str, optional
+        What the columns are, for the error raised when the factor cannot
+        fit in memory (:func:`check_factor_memory`).
 
     Attributes
     ----------
     n_samples : int
         Rows folded in so far.
-    factor : ndarray of shape (q, q)
+    factor : ndarray of shape (q, q), or (n_samples, q) for ``"pinv"``
         The accumulated upper-triangular ``R`` or Gram matrix (upper triangle),
-        ``q = n_columns + n_outputs``.
+        ``q = n_columns + n_outputs``, or the rows of ``[K Y]``.
 
     Examples
     --------
@@ -402,32 +450,40 @@ class LeastSquaresAccumulator:
     True
     """
 
-    def __init__(self, n_columns, n_outputs=1, *, solver="lstsq"):
+    def __init__(self, n_columns, n_outputs=1, *, solver="lstsq", what=None):
         self.n_columns = check_int(n_columns, "n_columns", low=1)
         self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
         self.solver = check_option(solver, "solver", tuple(SOLVER_FACTOR))
         self.kind = SOLVER_FACTOR[solver]
+        self.what = what
         q = self.n_columns + self.n_outputs
-        self.factor = np.zeros((q, q), order="F")
+        check_factor_memory(self.n_columns, self.n_outputs, what=what)
+        self.factor = np.zeros((0 if self.kind == "rows" else q, q), order="F")
         self.n_samples = 0
 
-    def update(self, K, Y):
+    def update(self, K, Y, *, n_jobs=None):
         """Fold in rows ``K`` (n_rows, n_columns) and ``Y`` (n_rows, n_outputs); return self."""
-        K, Y = _check_block(K, Y, self.n_columns, self.n_outputs)
-        if K.shape[0]:
-            if self.kind == "r":
-                self.factor = update_r(self.factor, K, Y)
-            else:
-                self.factor = update_gram(self.factor, K, Y)
-            self.n_samples += K.shape[0]
-        return self
+        K = np.asarray(K, dtype=float)
+        Y = np.asarray(Y, dtype=float)
+        if Y.ndim == 1:
+            Y = Y.reshape(-1, 1)
+        if K.ndim != 2 or K.shape[1] != self.n_columns:
+            raise ValueError(
+                f"K must be a 2-D array with {self.n_columns} columns; got shape {K.shape}."
+            )
+        if Y.ndim != 2 or Y.shape != (K.shape[0], self.n_outputs):
+            raise ValueError(
+                f"Y must have shape (n_rows, n_outputs) = ({K.shape[0]}, {self.n_outputs}) to "
+                f"match K; got {Y.shape}."
+            )
+        return self.update_rows(_copy_rows(K, Y), K.shape[0], n_jobs=n_jobs)
 
-    def update_rows(self, fill, n_rows):
+    def update_rows(self, fill, n_rows, *, n_jobs=None):
         """Fold in ``n_rows`` rows written in blocks by ``fill(start, stop, out)``; return self.
 
         See :func:`fold_rows`: rows of ``[K Y]`` are produced where they are
         folded in (e.g. by :func:`randomts.design.design_rows_writer`), so ``K``
-        is never held whole, and the blocks are folded in threads.
+        is never held whole.
 
         Examples
         --------
@@ -439,9 +495,24 @@ class LeastSquaresAccumulator:
         array([ 1., -2.])
         """
         n_rows = check_int(n_rows, "n_rows", low=0)
-        if n_rows:
-            self.factor = fold_rows(self.factor, fill, n_rows, kind=self.kind)
-            self.n_samples += n_rows
+        if not n_rows:
+            return self
+        if self.kind == "rows":
+            q = self.factor.shape[1]
+            check_factor_memory(
+                self.n_columns, self.n_outputs, n_rows=self.n_samples + n_rows, what=self.what
+            )
+            rows = np.empty((n_rows, q), order="F")
+            bounds = stripe_bounds(n_rows, q, kind="gram")
+
+            def write(i):
+                fill(bounds[i], bounds[i + 1], rows[bounds[i] : bounds[i + 1]])
+
+            parallel_map(write, len(bounds) - 1, effective_n_jobs(n_jobs))
+            self.factor = rows if not self.n_samples else np.vstack([self.factor, rows])
+        else:
+            self.factor = fold_rows(self.factor, fill, n_rows, kind=self.kind, n_jobs=n_jobs)
+        self.n_samples += n_rows
         return self
 
     def merge(self, other):
@@ -467,33 +538,35 @@ class LeastSquaresAccumulator:
                 f"factor: expected ({self.n_columns}, {self.n_outputs}, {self.kind!r}); "
                 f"got {other!r}."
             )
-        self.merge_factor(other.factor, other.n_samples)
+        if self.kind == "r":
+            self.factor = merge_r(self.factor, other.factor)
+        elif self.kind == "rows":
+            self.factor = np.asfortranarray(np.vstack([self.factor, other.factor]))
+        else:
+            self.factor += np.triu(other.factor)  # in place: keeps the Fortran order
+        self.n_samples += other.n_samples
         return self
 
-    def merge_factor(self, factor, n_samples):
-        """Fold in a factor of the same kind computed elsewhere (e.g. on a worker)."""
-        factor = np.asarray(factor, dtype=float)
-        if factor.shape != self.factor.shape:
-            raise ValueError(f"factor must have shape {self.factor.shape}; got {factor.shape}.")
-        if self.kind == "r":
-            self.factor = merge_r(self.factor, factor)
-        else:
-            self.factor += np.triu(factor)  # in place: keeps the Fortran order
-        self.n_samples += check_int(n_samples, "n_samples", low=0)
-        return self
+    def fires(self):
+        """Whether any row folded in so far has a nonzero entry of ``K``.
+
+        ``K`` is zero exactly when its factor's leading block is: for a rule
+        base, when no rule fires (strength 0 in floating point) on any row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> LeastSquaresAccumulator(2).update(np.zeros((3, 2)), np.ones(3)).fires()
+        False
+        """
+        return bool(np.any(self.factor[:, : self.n_columns]))
 
     def solve(self, alpha=0.0):
         """The solution ``Gamma`` of shape (n_columns, n_outputs) of the rows seen so far."""
         alpha = check_real(alpha, "alpha", low=0.0)
-        if self.kind == "r":
-            return solve_r(
-                self.factor,
-                self.n_columns,
-                solver=self.solver,
-                alpha=alpha,
-                n_samples=self.n_samples,
-            )
-        return solve_gram(self.factor, self.n_columns, alpha=alpha, n_samples=self.n_samples)
+        return solve_factor(
+            self.factor, self.n_columns, kind=self.kind, alpha=alpha, n_samples=self.n_samples
+        )
 
     def residual_sum_of_squares(self):
         """``||Y - K Gamma||^2`` per output at ``alpha = 0`` (least-squares residual).
@@ -506,6 +579,9 @@ class LeastSquaresAccumulator:
         if self.kind == "r":
             D = np.triu(self.factor[p:, p:])
             return np.einsum("ij,ij->j", D, D)
+        if self.kind == "rows":
+            residual = self.factor[:, p:] - self.factor[:, :p] @ self.solve(0.0)
+            return np.einsum("ij,ij->j", residual, residual)
         gamma = self.solve(0.0)
         B = self.factor[:p, p:]
         return np.diag(self.factor[p:, p:]) - np.einsum("ij,ij->j", B, gamma)
@@ -515,3 +591,4 @@ class LeastSquaresAccumulator:
             f"LeastSquaresAccumulator(n_columns={self.n_columns}, n_outputs={self.n_outputs}, "
             f"solver={self.solver!r}, n_samples={self.n_samples})"
         )
+

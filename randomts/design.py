@@ -19,8 +19,6 @@ from . import membership as _membership
 
 __all__ = ["design_matrix", "design_rows_writer", "split_coefficients", "stack_coefficients"]
 
-# Entries of K written per row block (1 MiB).
-_BLOCK_ELEMENTS = 1 << 17
 
 
 def design_matrix(weights, X, *, order=1, out=None):
@@ -67,7 +65,7 @@ def design_matrix(weights, X, *, order=1, out=None):
     # Row blocks small enough to stay in cache while each strided column of
     # the block is written (5x faster than one broadcast over all rows for
     # n_features = 2, h = 100, N = 10^4; see benchmarks/).
-    rows = max(1, _BLOCK_ELEMENTS // (n_rules * (n_features + 1)))
+    rows = max(1, _membership.BLOCK_ELEMENTS // (n_rules * (n_features + 1)))
     for start in range(0, n_samples, rows):
         stop = min(start + rows, n_samples)
         block, w = blocks[start:stop], weights[start:stop]

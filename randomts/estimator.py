@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._threads import effective_n_jobs
 from ._validation import check_int, check_int_option, check_option, check_pair, check_real
 from .rulebase import RuleBase
 from .sampling import PAPER_CENTER_SCALE, check_random_state
@@ -66,6 +67,12 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         ``b_i ~ U(low, high]``; sigma of the Gaussian sets is ``1/sqrt(2 b_i)``.
     random_state : int, RandomState instance or None, default=None
         Seed of the antecedents. The same seed gives the same model, bit for bit.
+    n_jobs : int, default=None
+        Threads of randomts's own that fit and predict blocks of rows at once:
+        None means 1 unless in a :func:`joblib.parallel_config` context, -1 all
+        CPUs. Results do not depend on it. BLAS's own threads follow its
+        configuration (``threadpoolctl``); with ``n_jobs > 1``,
+        ``threadpool_limits(1)`` around the call avoids their competing.
 
     Attributes
     ----------
@@ -110,6 +117,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         center_bounds=None,
         width_range=(0.0, 1.0),
         random_state=None,
+        n_jobs=None,
     ):
         self.n_rules = n_rules
         self.order = order
@@ -122,6 +130,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self.center_bounds = center_bounds
         self.width_range = width_range
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -151,6 +160,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 )
             check_pair(self.center_bounds, "center_bounds", owner=owner)
         check_pair(self.width_range, "width_range", low=0.0, owner=owner)
+        effective_n_jobs(self.n_jobs, owner=owner)
 
     def fit(self, X, y):
         """Draw the rules and fit their consequents.
@@ -173,7 +183,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
         U, antecedents = self._draw_antecedents(X, Y, output_names)
         rule_base = antecedents.fit_consequents(
-            U, Y, order=self.order, solver=self.solver, alpha=self.alpha
+            U, Y, order=self.order, solver=self.solver, alpha=self.alpha, n_jobs=self.n_jobs
         )
         self._stream = None
         self._y_ndim = y.ndim
@@ -228,7 +238,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         if first:
             U, antecedents = self._draw_antecedents(X, Y, output_names)
             self._stream = ConsequentStream(
-                antecedents, Y.shape[1], order=self.order, solver=self.solver
+                antecedents, Y.shape[1], order=self.order, solver=self.solver, n_jobs=self.n_jobs
             )
             self._y_ndim = y.ndim
         else:
@@ -337,7 +347,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         check_is_fitted(self, "rule_base_")
         if not self._is_plain_valid_input(X):
             X = validate_data(self, X, reset=False, dtype=np.float64)
-        Y = self.rule_base_._predict(X)
+        Y = self.rule_base_._predict(X, n_jobs=self.n_jobs)
         return Y[:, 0] if self._y_ndim == 1 else Y
 
     def _is_plain_valid_input(self, X):

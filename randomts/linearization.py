@@ -28,6 +28,7 @@ import numpy as np
 
 from . import membership as _membership
 from ._validation import check_matrix
+from .rulebase import as_rule_base
 
 __all__ = ["LinearModel", "jacobian", "linearize", "rule_base_jacobian"]
 
@@ -51,21 +52,6 @@ class LinearModel(NamedTuple):
     A: np.ndarray
     B: np.ndarray
     O: np.ndarray  # noqa: E741 - the paper's name
-
-
-def _rule_base_of(model):
-    """The :class:`RuleBase` of ``model`` (itself, or a fitted estimator's ``rule_base_``)."""
-    from .rulebase import RuleBase
-
-    if isinstance(model, RuleBase):
-        return model
-    rule_base = getattr(model, "rule_base_", None)
-    if isinstance(rule_base, RuleBase):
-        return rule_base
-    raise TypeError(
-        "Expected a RuleBase or a fitted randomts estimator (with a rule_base_ attribute); "
-        f"got {type(model).__name__}."
-    )
 
 
 def rule_base_jacobian(X, centers, sigmas, coef, intercept, *, normalize=False):
@@ -137,7 +123,7 @@ def jacobian(model, X):
     >>> jacobian(rb, [0.0, 0.0])  # at the centre only the slopes remain
     array([[ 3., -1.]])
     """
-    rule_base = _rule_base_of(model)
+    rule_base = as_rule_base(model, "jacobian")
     one_point = np.ndim(X) == 1
     X = check_matrix(np.atleast_2d(X) if one_point else X, "X", n_columns=rule_base.n_features,
                      owner="this rule base")
@@ -183,7 +169,7 @@ def linearize(model, state, inputs=None):
     >>> bool(np.allclose(A @ [0.5] + B @ [-0.2] + O, rb.predict([[0.5, -0.2]])[0]))
     True
     """
-    rule_base = _rule_base_of(model)
+    rule_base = as_rule_base(model, "linearize")
     one_point = np.ndim(state) == 1
     S = check_matrix(np.atleast_2d(state) if one_point else state, "state", column_label="states",
                      owner="linearize")

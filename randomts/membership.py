@@ -27,8 +27,9 @@ __all__ = [
     "normalize_log_strengths",
 ]
 
-# Entries of the (n_samples, n_rules) work arrays per row block (1 MiB).
-_BLOCK_ELEMENTS = 1 << 17
+#: Entries of the (n_rows, n_rules) work arrays computed at once, in every layer
+#: (1 MiB: blocks that stay in cache, and memory bounded whatever n_samples).
+BLOCK_ELEMENTS = 1 << 17
 
 
 def gaussian_memberships(X, centers, sigmas):
@@ -96,7 +97,7 @@ def log_firing_strengths(X, centers, sigmas, *, out=None):
     inv_sigmas = 1.0 / sigmas
     # Row blocks that stay in cache across the n_features passes: twice as
     # fast as whole-array passes for N = 10^4, h = 100 (see benchmarks/).
-    rows = max(1, min(n_samples, _BLOCK_ELEMENTS // max(n_rules, 1)))
+    rows = max(1, min(n_samples, BLOCK_ELEMENTS // max(n_rules, 1)))
     # Work in the layout of ``out`` (column-major when it is), so every pass runs contiguously.
     column_major = out.flags.f_contiguous and not out.flags.c_contiguous
     scaled = np.empty((rows, n_rules), order="F" if column_major else "C")

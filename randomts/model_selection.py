@@ -26,8 +26,8 @@ import numpy as np
 import scipy.linalg
 
 from ._validation import check_int_option, check_matrix, check_option, check_real
-from .accumulators import SOLVER_FACTOR, LeastSquaresAccumulator, solve_gram, solve_r
-from .design import split_coefficients
+from .accumulators import LeastSquaresAccumulator, solve_factor
+from .design import design_rows_writer, split_coefficients
 from .rulebase import RuleBase
 from .solvers import SOLVERS
 
@@ -209,10 +209,16 @@ def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
     return selection, antecedents.replace(coef=coef, intercept=intercept, output_names=names)
 
 
-def _leading_factor(factor, n_columns, n_total):
-    """The factor of ``[K[:, :n_columns] Y]`` from that of ``[K Y]`` (``n_total`` columns)."""
-    n_outputs = factor.shape[0] - n_total
+def _leading_factor(factor, n_columns, n_total, kind):
+    """A factor of ``[K[:, :n_columns] Y]`` from that of ``[K Y]`` (``n_total`` columns).
+
+    It has the same least-squares solutions (for the QR factor its residual
+    block differs: the part of ``Y`` along the dropped columns is left out).
+    """
+    n_outputs = factor.shape[1] - n_total
     keep = np.r_[np.arange(n_columns), n_total + np.arange(n_outputs)]
+    if kind == "rows":
+        return np.asfortranarray(factor[:, keep])
     return np.asfortranarray(factor[np.ix_(keep, keep)])
 
 
@@ -289,20 +295,20 @@ def select_n_rules(
     shared = None
     if not antecedents.normalize:  # nested columns: one factor for every h
         shared = LeastSquaresAccumulator(h_max * per_rule, Y.shape[1], solver=solver)
-        shared.update(antecedents.design_matrix(X, order=order), Y)
+        write = design_rows_writer(
+            X, Y, antecedents.centers, antecedents.sigmas, normalize=False, order=order
+        )
+        shared.update_rows(write, X.shape[0])
     validation, training, fitted = [], [], []
     for h in grid:
         subset = antecedents.subset(np.arange(h))
         if shared is None:
             rb = subset.fit_consequents(X, Y, order=order, solver=solver, alpha=alpha)
         else:
-            factor = _leading_factor(shared.factor, h * per_rule, h_max * per_rule)
-            if SOLVER_FACTOR[solver] == "r":
-                gamma = solve_r(
-                    factor, h * per_rule, solver=solver, alpha=alpha, n_samples=X.shape[0]
-                )
-            else:
-                gamma = solve_gram(factor, h * per_rule, alpha=alpha, n_samples=X.shape[0])
+            factor = _leading_factor(shared.factor, h * per_rule, h_max * per_rule, shared.kind)
+            gamma = solve_factor(
+                factor, h * per_rule, kind=shared.kind, alpha=alpha, n_samples=X.shape[0]
+            )
             coef, intercept = split_coefficients(gamma, int(h), subset.n_features, order=order)
             names = subset.output_names if Y.shape[1] == subset.n_outputs else None
             rb = subset.replace(coef=coef, intercept=intercept, output_names=names)

@@ -36,7 +36,8 @@ import numbers
 import numpy as np
 
 from ._validation import check_int, check_matrix, check_option
-from .linearization import _rule_base_of, linearize
+from .linearization import linearize
+from .rulebase import as_rule_base
 
 __all__ = ["NARX", "TARGETS"]
 
@@ -288,7 +289,7 @@ class NARX:
         >>> NARX(y_lags=2, u_lags=1).name_rules(rb).input_names
         ('y(k-1)', 'y(k-2)', 'u(k-1)')
         """
-        rule_base = _rule_base_of(rule_base)
+        rule_base = as_rule_base(rule_base, "NARX.name_rules")
         if rule_base.n_features != len(self.regressor_names) or rule_base.n_outputs != self.n_outputs:
             raise ValueError(
                 f"The rule base has {rule_base.n_features} inputs and {rule_base.n_outputs} outputs; "
@@ -439,7 +440,7 @@ def _predictor(model, n_outputs):
     called directly; any other object through its ``predict``.
     """
     try:
-        rule_base = _rule_base_of(model)
+        rule_base = as_rule_base(model, "NARX")
     except TypeError:
         if not callable(getattr(model, "predict", None)):
             raise TypeError(

@@ -29,7 +29,7 @@ import numpy as np
 
 from ._validation import check_int, check_matrix, check_pair, check_real
 from .membership import gaussian_memberships
-from .rulebase import RuleBase
+from .rulebase import as_rule_base
 
 __all__ = [
     "plot_memberships",
@@ -59,16 +59,6 @@ def _new_axes(ax, *, projection=None):
         return ax
     figure = _pyplot().figure(layout="constrained")
     return figure.add_subplot(projection=projection)
-
-
-def _rule_base(model, function):
-    rule_base = getattr(model, "rule_base_", model)
-    if not isinstance(rule_base, RuleBase):
-        raise TypeError(
-            f"{function} needs a RuleBase or a fitted estimator with a rule_base_ attribute; "
-            f"got {type(model).__name__}" + (" (not fitted)" if hasattr(model, "fit") else "") + "."
-        )
-    return rule_base
 
 
 def _index(value, names, what):
@@ -174,7 +164,7 @@ def plot_memberships(model, feature=0, *, rules=None, x_range=None, n_points=400
     >>> float(ax.get_lines()[1].get_ydata().max()) > 0.99
     True
     """
-    rule_base = _rule_base(model, "plot_memberships")
+    rule_base = as_rule_base(model, "plot_memberships")
     k = _index(feature, rule_base.input_names, "feature")
     index = _rule_indices(rule_base, rules)
     n_points = check_int(n_points, "n_points", low=2)
@@ -236,7 +226,7 @@ def plot_rule_centers(model, X=None, *, features=(0, 1), n_sigmas=1.0, rules=Non
     >>> len(ax.patches), ax.get_lines()[0].get_label()
     (5, 'rule centres')
     """
-    rule_base = _rule_base(model, "plot_rule_centers")
+    rule_base = as_rule_base(model, "plot_rule_centers")
     k0, k1 = _feature_pair(rule_base, features)
     index = _rule_indices(rule_base, rules)
     if n_sigmas is not None:
@@ -373,7 +363,7 @@ def plot_surface(
     >>> bool(contours.levels[0] <= 0.04 and contours.levels[-1] >= 2.0)
     True
     """
-    rule_base = _rule_base(model, "plot_surface")
+    rule_base = as_rule_base(model, "plot_surface")
     k0, k1 = _feature_pair(rule_base, features)
     m = _index(output, rule_base.output_names, "output")
     if kind not in ("contour", "surface"):
@@ -473,7 +463,7 @@ def plot_local_models(
     >>> ax.get_lines()[2].get_xydata().tolist()
     [[2.5, 3.5], [3.0, 3.0], [3.5, 2.5]]
     """
-    rule_base = _rule_base(model, "plot_local_models")
+    rule_base = as_rule_base(model, "plot_local_models")
     k = _index(feature, rule_base.input_names, "feature")
     m = _index(output, rule_base.output_names, "output")
     index = _rule_indices(rule_base, rules)

@@ -20,7 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from . import membership as _membership
-from ._threads import blas_thread_limit, run_shared, scratch, single_blas_thread
+from ._threads import effective_n_jobs, parallel_map, scratch
 from ._validation import (
     check_int,
     check_int_option,
@@ -29,8 +29,7 @@ from ._validation import (
     check_pair,
     check_real,
 )
-from .accumulators import SOLVER_FACTOR, cholesky_gram, fold_rows, solve_r
-from .design import design_matrix, design_rows_writer, split_coefficients
+from .design import design_matrix
 from .sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
@@ -39,13 +38,10 @@ from .sampling import (
     sigmas_to_widths,
     widths_to_sigmas,
 )
-from .solvers import SOLVERS, solve_least_squares
+from .solvers import SOLVERS
 
-__all__ = ["Rule", "RuleBase"]
+__all__ = ["Rule", "RuleBase", "as_rule_base"]
 
-# Firing strengths evaluated at once by ``predict``: blocks of about 2^17 (1 MiB) stay in
-# cache (see benchmarks/) and bound the work arrays whatever n_samples.
-_CHUNK_ELEMENTS = 1 << 17
 # Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
 _MIN_BLOCKS_PER_THREAD = 4
 # Units of blocks per predict thread, at least, handed out as the threads ask for them.
@@ -637,7 +633,7 @@ class RuleBase:
         X = self._check_X(X)
         return self.firing_strengths(X)[:, :, None] * self.rule_outputs(X)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X, *, n_jobs=None) -> np.ndarray:
         """Takagi-Sugeno inference: the output for every row of ``X``.
 
         Computed in row chunks without forming the design matrix: memory is
@@ -647,6 +643,10 @@ class RuleBase:
         ----------
         X : array-like of shape (n_samples, n_features)
             Inputs, finite.
+        n_jobs : int, optional
+            Threads computing blocks of rows at once (default one; see
+            :func:`randomts._threads.effective_n_jobs`). The output does not
+            depend on it.
 
         Returns
         -------
@@ -659,24 +659,23 @@ class RuleBase:
         array([[3.],
                [0.]])
         """
-        return self._predict(self._check_X(X))
+        return self._predict(self._check_X(X), n_jobs=n_jobs)
 
-    def _predict(self, X):
+    def _predict(self, X, n_jobs=None):
         """:meth:`predict` on inputs already checked: a float64 matrix of the right width."""
         n_samples, n_features = X.shape
         n_outputs = self.n_outputs
         Y = np.empty((n_samples, n_outputs))
         linear, theta, inv_sigmas = self._inference_constants
-        # Blocks of _CHUNK_ELEMENTS strengths, in buffers reused across blocks so that the
-        # strengths and the GEMM's output stay in cache; the thin GEMMs run on one BLAS
-        # thread (see randomts._threads). With several cores, units of whole blocks are
-        # handed out to threads as they ask (NumPy releases the GIL in its loops and
-        # GEMMs); each row's arithmetic is the same whatever the threads, so the output is too.
-        step = max(1, min(n_samples, _CHUNK_ELEMENTS // self.n_rules))
+        # Blocks of BLOCK_ELEMENTS strengths, in buffers reused across blocks so that the
+        # strengths and the GEMM's output stay in cache. With n_jobs threads, units of whole
+        # blocks are handed out to threads as they ask (NumPy releases the GIL in its loops
+        # and GEMMs); each row's arithmetic is the same whatever the threads, so the output is too.
+        step = max(1, min(n_samples, _membership.BLOCK_ELEMENTS // self.n_rules))
         n_blocks = -(-n_samples // step)
         n_threads = 1
         if n_blocks >= 2 * _MIN_BLOCKS_PER_THREAD:  # small inputs (a free run's steps): no query
-            n_threads = max(1, min(blas_thread_limit(), n_blocks // _MIN_BLOCKS_PER_THREAD))
+            n_threads = max(1, min(effective_n_jobs(n_jobs), n_blocks // _MIN_BLOCKS_PER_THREAD))
 
         # A unit: blocks whose rows of W @ theta are combined into outputs at once, and
         # with several threads at most a share of 1 / (_UNITS_PER_THREAD * n_threads), so
@@ -686,38 +685,37 @@ class RuleBase:
             unit_blocks = max(1, min(unit_blocks, n_blocks // (_UNITS_PER_THREAD * n_threads)))
         unit_rows = unit_blocks * step
 
-        def run(units):  # in this thread or a pooled one, for the units handed to it
+        def run(unit):  # in whichever thread asks for the unit
             with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
-                # buffers of one thread, reused by all its blocks (and by its next call)
+                # buffers of the thread, reused by all its blocks (and by its next call)
                 strengths = scratch("predict strengths", (step, self.n_rules))
                 work = scratch("predict work", (step, self.n_rules))
                 mixed = scratch("predict mixed", (min(unit_rows, n_samples), theta.shape[1]))
                 total = scratch("predict total", (mixed.shape[0],))
                 term = scratch("predict term", (mixed.shape[0],))
-                for unit in units:
-                    unit_start = unit * unit_rows
-                    unit_stop = min(unit_start + unit_rows, n_samples)
-                    for start in range(unit_start, unit_stop, step):
-                        rows = slice(start, min(start + step, n_samples))
-                        Xc = X[rows]
-                        m = Xc.shape[0]
-                        if self._normalize:
-                            W = _membership.firing_strengths(
-                                Xc, self._centers, self._sigmas, normalize=True
-                            )
-                        else:
-                            W = strengths[:m]
-                            _membership._log_strengths_block(
-                                Xc, self._centers, inv_sigmas, W, work[:m]
-                            )
-                            np.exp(W, out=W)
-                        if linear:
-                            offset = start - unit_start
-                            np.matmul(W, theta, out=mixed[offset : offset + m])
-                        else:
-                            np.matmul(W, theta, out=Y[rows])
+                unit_start = unit * unit_rows
+                unit_stop = min(unit_start + unit_rows, n_samples)
+                for start in range(unit_start, unit_stop, step):
+                    rows = slice(start, min(start + step, n_samples))
+                    Xc = X[rows]
+                    m = Xc.shape[0]
+                    if self._normalize:
+                        W = _membership.firing_strengths(
+                            Xc, self._centers, self._sigmas, normalize=True
+                        )
+                    else:
+                        W = strengths[:m]
+                        _membership._log_strengths_block(
+                            Xc, self._centers, inv_sigmas, W, work[:m]
+                        )
+                        np.exp(W, out=W)
                     if linear:
-                        _combine(mixed, X, Y, unit_start, unit_stop, total, term)
+                        offset = start - unit_start
+                        np.matmul(W, theta, out=mixed[offset : offset + m])
+                    else:
+                        np.matmul(W, theta, out=Y[rows])
+                if linear:
+                    _combine(mixed, X, Y, unit_start, unit_stop, total, term)
 
         def _combine(mixed, X, Y, start, stop, total, term):
             """``Y[start:stop] = W beta + sum_k x_k (W alpha_k)`` from ``mixed = W @ theta``.
@@ -733,8 +731,7 @@ class RuleBase:
                     total += np.multiply(mixed[:m, k * n_outputs + o], Xc[:, k], out=term)
                 Y[start:stop, o] = total
 
-        with single_blas_thread():
-            run_shared(run, -(-n_blocks // unit_blocks), n_threads)
+        parallel_map(run, -(-n_blocks // unit_blocks), n_threads)
         return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
@@ -749,7 +746,9 @@ class RuleBase:
         X = self._check_X(X)
         return design_matrix(self.firing_strengths(X), X, order=order)
 
-    def fit_consequents(self, X, Y, *, order=1, solver="lstsq", alpha=0.0) -> RuleBase:
+    def fit_consequents(
+        self, X, Y, *, order=1, solver="lstsq", alpha=0.0, n_jobs=None
+    ) -> RuleBase:
         """Fit the consequents of these antecedents to data, in one shot.
 
         Solves ``Gamma = K^+ Y`` (or its ridge version) and returns a new rule
@@ -767,10 +766,21 @@ class RuleBase:
             See :mod:`randomts.solvers`.
         alpha : float, default=0.0
             Ridge penalty.
+        n_jobs : int, optional
+            Threads folding stripes of rows at once (default one; see
+            :func:`randomts._threads.effective_n_jobs`). The result does not
+            depend on it.
 
         Returns
         -------
         RuleBase
+
+        Raises
+        ------
+        ValueError
+            If no rule fires on any row (every firing strength is 0).
+        MemoryError
+            Before allocating, if the least-squares factor cannot fit in memory.
 
         Examples
         --------
@@ -791,36 +801,12 @@ class RuleBase:
         order = check_int_option(order, "order", (0, 1))
         check_option(solver, "solver", SOLVERS)
         alpha = check_real(alpha, "alpha", low=0.0)
-        gamma = None
-        if solver in ("lstsq", "cholesky"):
-            # K is never formed: its rows are written block by block into the QR factor
-            # (lstsq) or Gram matrix (cholesky) of [K Y], in threads (see accumulators).
-            n_columns = self.n_rules * (self.n_features + 1 if order == 1 else 1)
-            q = n_columns + Y.shape[1]
-            write = design_rows_writer(
-                X, Y, self._centers, self._sigmas, normalize=self._normalize, order=order
-            )
-            kind = SOLVER_FACTOR[solver]
-            factor = fold_rows(np.zeros((q, q), order="F"), write, X.shape[0], kind=kind)
-            if kind == "r":
-                gamma = solve_r(factor, n_columns, solver=solver, alpha=alpha, n_samples=X.shape[0])
-            else:
-                try:
-                    gamma = cholesky_gram(factor, n_columns, alpha=alpha)
-                except np.linalg.LinAlgError:
-                    pass  # not positive definite in floating point: the SVD of K, below
-        if gamma is None:
-            K = design_matrix(
-                _membership.firing_strengths(
-                    X, self._centers, self._sigmas, normalize=self._normalize
-                ),
-                X,
-                order=order,
-            )
-            gamma = solve_least_squares(K, Y, solver=solver, alpha=alpha)
-        coef, intercept = split_coefficients(gamma, self.n_rules, self.n_features, order=order)
-        output_names = self._output_names if Y.shape[1] == self.n_outputs else None
-        return self.replace(coef=coef, intercept=intercept, output_names=output_names)
+        from .streaming import ConsequentStream
+
+        # One path for every fit: the fitting engine (randomts.accumulators) folds the rows
+        # of K, written block by block, into the factor of [K Y]; K is never formed.
+        stream = ConsequentStream(self, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs)
+        return stream.update(X, Y).rule_base(alpha)
 
     # ------------------------------------------------------------------- text
     def to_text(self, precision=None) -> str:
@@ -931,3 +917,41 @@ class RuleBase:
         from .linearization import jacobian
 
         return jacobian(self, X)
+
+
+def as_rule_base(model, caller="this function"):
+    """The :class:`RuleBase` of ``model``: itself, or a fitted estimator's ``rule_base_``.
+
+    Parameters
+    ----------
+    model : RuleBase or fitted estimator
+        Anything with a ``rule_base_`` attribute holding a rule base.
+    caller : str
+        What asks, for the error message.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is neither (an unfitted estimator says so).
+
+    Examples
+    --------
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
+    >>> as_rule_base(rb) is rb
+    True
+    >>> as_rule_base("model.json", "plot_surface")
+    Traceback (most recent call last):
+    ...
+    TypeError: plot_surface needs a RuleBase or a fitted randomts estimator; got str.
+    """
+    if isinstance(model, RuleBase):
+        return model
+    rule_base = getattr(model, "rule_base_", None)
+    if isinstance(rule_base, RuleBase):
+        return rule_base
+    unfitted = hasattr(model, "get_params") and hasattr(model, "fit")
+    raise TypeError(
+        f"{caller} needs a RuleBase or a fitted randomts estimator; got {type(model).__name__}"
+        + (" (not fitted: call fit first)" if unfitted else "")
+        + "."
+    )

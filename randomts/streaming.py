@@ -7,8 +7,9 @@ memory does not grow with the number of rows and time grows linearly with it.
 Within a chunk, the rows of ``K`` are written a block of 512 (QR) or 2048
 (Gram) rows at a time straight into the factor's update
 (:func:`randomts.design.design_rows_writer`,
-:func:`randomts.accumulators.fold_rows`), in one thread per core: ``K`` is
-never materialised, whatever the chunk size.
+:func:`randomts.accumulators.fold_rows`), by ``n_jobs`` threads: ``K`` is
+never materialised, whatever the chunk size. :meth:`randomts.RuleBase.fit_consequents`
+is one :class:`ConsequentStream` fed all the rows at once.
 
 The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
 and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
@@ -21,6 +22,7 @@ import sys
 
 import numpy as np
 
+from ._threads import effective_n_jobs
 from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
 from .accumulators import LeastSquaresAccumulator
 from .design import design_rows_writer, split_coefficients
@@ -45,6 +47,9 @@ class ConsequentStream:
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
         ``"lstsq"``/``"pinv"`` keep the QR factor of ``[K Y]``, ``"cholesky"``
         the Gram matrix.
+    n_jobs : int, optional
+        Threads folding each chunk (default one; see
+        :func:`randomts._threads.effective_n_jobs`). The result does not depend on it.
 
     Attributes
     ----------
@@ -69,16 +74,22 @@ class ConsequentStream:
     True
     """
 
-    def __init__(self, antecedents, n_outputs=1, *, order=1, solver="lstsq"):
+    def __init__(self, antecedents, n_outputs=1, *, order=1, solver="lstsq", n_jobs=None):
         if not isinstance(antecedents, RuleBase):
             raise TypeError(f"antecedents must be a RuleBase; got {type(antecedents).__name__}.")
         self.antecedents = antecedents
         self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
         self.order = check_int_option(order, "order", (0, 1))
         self.solver = check_option(solver, "solver", SOLVERS)
+        self.n_jobs = effective_n_jobs(n_jobs)
         n_rules, n_features = antecedents.n_rules, antecedents.n_features
         n_columns = n_rules * (n_features + 1) if self.order == 1 else n_rules
-        self.accumulator = LeastSquaresAccumulator(n_columns, self.n_outputs, solver=solver)
+        self.accumulator = LeastSquaresAccumulator(
+            n_columns,
+            self.n_outputs,
+            solver=solver,
+            what=f"n_rules={n_rules} with {n_features} inputs and order={self.order}",
+        )
 
     @property
     def n_samples(self) -> int:
@@ -106,7 +117,7 @@ class ConsequentStream:
         write = design_rows_writer(
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
         )
-        self.accumulator.update_rows(write, X.shape[0])
+        self.accumulator.update_rows(write, X.shape[0], n_jobs=self.n_jobs)
         return self
 
     def merge(self, other):
@@ -120,6 +131,13 @@ class ConsequentStream:
         """The stacked solution ``Gamma`` of the rows seen so far, shape (n_columns, n_outputs)."""
         if self.n_samples == 0:
             raise ValueError("No rows have been seen yet: call update(X, Y) first.")
+        if not self.accumulator.fires():
+            raise ValueError(
+                f"No rule fires on any of the {self.n_samples} rows seen: every firing strength "
+                "underflows to 0, so every consequent would be 0. The inputs lie far from every "
+                "rule's centre (in units of its width): standardise them (e.g. "
+                "RandomTSRegressor(standardize=True)) or draw centres and widths on their scale."
+            )
         return self.accumulator.solve(check_real(alpha, "alpha", low=0.0))
 
     def rule_base(self, alpha=0.0, *, output_names=None):

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import slm_closed_form, slm_parameters
+from slm_helpers import slm_closed_form, slm_parameters
 
 from randomts import RuleBase
 from randomts.explain import explain

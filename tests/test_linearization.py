@@ -130,7 +130,7 @@ def test_identified_van_der_pol_model_linearises_to_the_euler_map():
     "call, error, match",
     [
         (lambda rb: jacobian(rb, [[0.0, 1.0]]), ValueError, "X has 2 features, but this rule base is expecting 3"),
-        (lambda rb: jacobian("model", [[0.0]]), TypeError, "Expected a RuleBase or a fitted randomts estimator"),
+        (lambda rb: jacobian("model", [[0.0]]), TypeError, "jacobian needs a RuleBase or a fitted randomts estimator; got str"),
         (lambda rb: linearize(rb, [0.0, 1.0]), ValueError, "must together make the model's 3 inputs"),
         (lambda rb: linearize(rb, [[0.0, 1.0]], [0.0]), ValueError, "both be 1-D"),
         (lambda rb: linearize(rb, [[0.0, 1.0]], [[0.0], [1.0]]), ValueError, "same number of points"),

@@ -256,7 +256,7 @@ def test_draws_on_the_axes_it_is_given_and_never_shows(monkeypatch):
         (
             lambda m: plot_memberships(RandomTSRegressor()),
             TypeError,
-            r"RandomTSRegressor \(not fitted\)",
+            r"RandomTSRegressor \(not fitted: call fit first\)",
         ),
         (lambda m: plot_predicted_vs_true([1.0, 2.0], [1.0]), ValueError, "same shape"),
     ],

@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from conftest import slm_closed_form, slm_parameters
+from slm_helpers import slm_closed_form, slm_parameters
 from skfuzzy.membership import gaussmf
 
 from randomts import RuleBase
@@ -140,32 +140,26 @@ def test_far_from_every_centre_the_output_never_is_nan():
     assert np.all(np.isfinite(weighted_average))
 
 
-def test_predict_in_chunks_equals_one_shot(monkeypatch):
-    import randomts.rulebase as module
-
+def test_predict_in_pieces_and_threads_equals_one_shot():
+    """Each row's arithmetic is the same whatever block, group of blocks or thread holds it."""
     a, b, alpha, beta = slm_parameters(5)
     rule_base = RuleBase.from_slm(a, b, alpha, beta)
-    X = np.random.default_rng(2).normal(size=(1000, 3))
+    X = np.random.default_rng(2).normal(size=(40_000, 3))
     whole = rule_base.predict(X)
-    monkeypatch.setattr(module, "_CHUNK_ELEMENTS", 7 * 33)  # 7 rules: 33-row chunks
-    np.testing.assert_array_equal(rule_base.predict(X), whole)
-    # W @ theta combined with the inputs 3 blocks at a time (theta: 4 columns per output)
-    monkeypatch.setattr(module, "_COMBINE_ELEMENTS", 3 * 33 * 4 * rule_base.n_outputs)
-    np.testing.assert_array_equal(rule_base.predict(X), whole)
-    monkeypatch.setattr(module, "_COMBINE_ELEMENTS", 1)  # block by block
-    np.testing.assert_array_equal(rule_base.predict(X), whole)
+    for size in (33, 1000, 7777):  # (a single row goes through BLAS gemv: other rounding)
+        pieces = [rule_base.predict(X[start : start + size]) for start in range(0, 8000, size)]
+        np.testing.assert_array_equal(np.vstack(pieces)[:8000], whole[:8000])
+    for n_jobs in (2, 3):
+        np.testing.assert_array_equal(rule_base.predict(X, n_jobs=n_jobs), whole)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_predict_of_many_rows_in_groups_and_threads_equals_the_closed_form(threads):
-    from threadpoolctl import threadpool_limits
-
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_predict_of_many_rows_in_groups_and_threads_equals_the_closed_form(n_jobs):
     a, b, alpha, beta = slm_parameters(7, n_rules=100)  # 1310-row blocks, 6 per unit (1 thread)
     # 23 blocks: with 2 threads, 5 units of at most 5 blocks handed out as the threads ask
     X = np.random.default_rng(8).normal(0.0, 1.5, size=(30_011, 3))
     expected, scale = slm_closed_form(X, a, b, alpha, beta)
-    with threadpool_limits(threads):
-        predicted = RuleBase.from_slm(a, b, alpha, beta).predict(X)
+    predicted = RuleBase.from_slm(a, b, alpha, beta).predict(X, n_jobs=n_jobs)
     assert np.all(np.abs(predicted - expected) <= 1e-12 * scale)
 
 
