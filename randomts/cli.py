@@ -216,7 +216,7 @@ def _add_rules(commands):
 def _rules(args):
     from .fuzzy_system import FuzzySystem
 
-    rule_base = _load(args.model)
+    rule_base = _load(args.model, keep_names=True)
     if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
         return rule_base.to_text(precision=args.precision or 4)
     if args.style == "text":

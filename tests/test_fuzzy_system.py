@@ -341,6 +341,21 @@ def test_cli_rules_prints_a_loaded_system_with_its_own_names(tmp_path, capsys):
     assert "if food is bad or service is poor then tip is low" in out
 
 
+def test_cli_rules_shows_the_term_names_of_a_gaussian_file(tmp_path, capsys):
+    """A file of RuleBase shape whose sets have names of their own is printed with them."""
+    named = FuzzySystem(
+        [InputVariable("x", {"low": Gaussian(0.0, 1.0), "high": Gaussian(2.0, 1.0)}, (-3, 5))],
+        [OutputVariable("y", {"a": Constant(0.0), "b": Constant(1.0)}, (0, 1))],
+        ["if x is low then y is a", "if x is high then y is b"],
+        name="named",
+    )
+    path = tmp_path / "named.fis"
+    randomts.save(named, path)
+    assert isinstance(randomts.load(path), RuleBase)
+    assert main(["rules", str(path)]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == named.to_text()
+
+
 def test_cli_convert_keeps_names_and_ranges(tmp_path, capsys):
     if not os.path.isdir(OCTAVE_TOOLKIT):
         pytest.skip("GNU Octave's fuzzy-logic-toolkit is not installed")

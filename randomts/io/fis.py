@@ -322,10 +322,9 @@ class _Reader:
                 if value.startswith("[") and value.endswith("]")
                 else []
             )
-            if len(bounds) != 2 or bounds[0] > bounds[1]:
-                raise FormatError(
-                    "Range must be [low high] with low <= high", line=number, text=raw
-                )
+            if len(bounds) != 2:
+                raise FormatError("Range must be [low high]", line=number, text=raw)
+            bounds = sorted(bounds)  # a reversed range was always read; it changes no output
             n_mfs = self.count(section, "NumMFs", where)
             unknown = [
                 k

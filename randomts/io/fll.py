@@ -295,12 +295,7 @@ class _Reader:
             parts = value.split()
             if len(parts) != 2 or not all(_NUMBER.match(p) or p in ("-inf", "inf") for p in parts):
                 raise FormatError("range must be two numbers", line=number, text=raw)
-            low, high = (float(p) for p in parts)
-            if low > high:
-                raise FormatError(
-                    "range must be 'low high' with low <= high", line=number, text=raw
-                )
-            variable.range = (low, high)
+            variable.range = tuple(sorted(float(p) for p in parts))  # reversed: always read
         elif key in ("aggregation", "defuzzifier", "default") and variable.kind == "OutputVariable":
             variable.settings[key] = (value, number, raw)
         else:
