@@ -270,6 +270,9 @@ def _add_explain(commands):
 
 def _explain(args):
     rule_base = _load(args.model)
+    if not hasattr(rule_base, "explain"):  # a general FuzzySystem
+        raise ValueError(f"{args.model} holds a general fuzzy system; explain reads rule bases "
+                         "(see 'randomts rules' and 'randomts predict' for it).")
     try:
         x = [float(v) for v in args.x.split(",")]
     except ValueError:

@@ -356,6 +356,19 @@ def test_cli_rules_shows_the_term_names_of_a_gaussian_file(tmp_path, capsys):
     assert capsys.readouterr().out.rstrip("\n") == named.to_text()
 
 
+def test_cli_predict_evaluates_a_system_and_explain_refuses_it_clearly(tmp_path, capsys):
+    path = tmp_path / "tipper.fll"
+    randomts.save(tipper(), path)
+    data = tmp_path / "data.csv"
+    data.write_text("food,service\n2,4\n9,8\n")
+    assert main(["predict", str(path), str(data)]) == 0
+    out = capsys.readouterr().out.split()
+    expected = tipper().predict([[2.0, 4.0], [9.0, 8.0]])[:, 0]
+    assert out[0] == "tip" and np.allclose([float(v) for v in out[1:]], expected, rtol=1e-12)
+    assert main(["explain", str(path), "--x=2,4"]) == 1
+    assert "holds a general fuzzy system; explain reads rule bases" in capsys.readouterr().err
+
+
 def test_cli_convert_keeps_names_and_ranges(tmp_path, capsys):
     if not os.path.isdir(OCTAVE_TOOLKIT):
         pytest.skip("GNU Octave's fuzzy-logic-toolkit is not installed")

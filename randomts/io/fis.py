@@ -266,11 +266,12 @@ class _Reader:
             )
         return match.group(1)
 
-    def count(self, section, key, where):
+    def count(self, section, key, where, least=1):
         number, raw, value = self.get(section, key, where)
-        if not _INTEGER.match(value) or int(value) < 1:
+        if not _INTEGER.match(value) or int(value) < least:
+            kind = "a positive" if least == 1 else "a non-negative"
             raise FormatError(
-                f"{key} must be a positive integer (at most 18 digits)", line=number, text=raw
+                f"{key} must be {kind} integer (at most 18 digits)", line=number, text=raw
             )
         return int(value)
 
@@ -325,7 +326,7 @@ class _Reader:
             if len(bounds) != 2:
                 raise FormatError("Range must be [low high]", line=number, text=raw)
             bounds = sorted(bounds)  # a reversed range was always read; it changes no output
-            n_mfs = self.count(section, "NumMFs", where)
+            n_mfs = self.count(section, "NumMFs", where, least=0)  # MATLAB allows none
             unknown = [
                 k
                 for k in section
