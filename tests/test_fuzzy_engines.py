@@ -127,8 +127,15 @@ def test_random_fis_systems_agree_with_evalfis(tmp_path, octave):
     for seed in range(24):
         system = random_system(
             seed,
-            conjunctions=("min", "prod", "einstein_product", "hamacher_product"),
-            disjunctions=("max", "probor", "einstein_sum", "bounded_sum"),
+            conjunctions=(
+                "min",
+                "prod",
+                "bounded_difference",
+                "einstein_product",
+                "hamacher_product",
+            ),
+            disjunctions=("max", "probor", "bounded_sum", "einstein_sum", "hamacher_sum", "sum"),
+            aggregations=("sum", "max", "probor", "einstein_sum"),
         )
         X = inputs_in_range(system, 25, seed=seed, margin=0.0)  # evalfis refuses other inputs
         cases.append((f"random{seed}", dumps(system, "fis"), X))
