@@ -1130,8 +1130,8 @@ class FuzzySystem:
                     return f"rule {k} uses 'or'"
             if not all(isinstance(p, Proposition) for p in props):
                 return f"rule {k} nests 'and' and 'or'"
-            if [p.variable for p in props] != list(self.input_names):
-                return f"rule {k} does not use every input once, in order"
+            if sorted(p.variable for p in props) != sorted(self.input_names):
+                return f"rule {k} does not use every input once"
             if rule.weight != 1.0:
                 return f"rule {k} has weight {rule.weight!r}"
             if any(p.hedges for p in props) or any(p.hedges for p in rule.consequent):
@@ -1172,7 +1172,8 @@ class FuzzySystem:
                 if isinstance(rule.antecedent, Proposition)
                 else rule.antecedent.operands
             )
-            terms = [self.inputs[k].terms[p.term] for k, p in enumerate(props)]
+            by_input = {p.variable: p.term for p in props}  # the product commutes
+            terms = [v.terms[by_input[v.name]] for v in self.inputs]
             centers.append([t.parameters[0] for t in terms])
             sigmas.append([t.parameters[1] for t in terms])
             by_output = {p.variable: p.term for p in rule.consequent}

@@ -122,6 +122,7 @@ def test_rule_base_converts_without_loss_and_predicts_the_same():
     [
         ({"conjunction": "min"}, "the conjunction is 'min', not 'prod'"),
         ({"rules": ["if x1 is r1 then y is r1"]}, "rule 1 does not use every input once"),
+        ({"rules": ["if x1 is r1 and x1 is r2 then y is r1"]}, "rule 1 does not use every input"),
         ({"rules": ["if x1 is r1 and x2 is r1 then y is r1 with 0.5"]}, "rule 1 has weight 0.5"),
         ({"rules": ["if x1 is very r1 and x2 is r1 then y is r1"]}, "rule 1 has hedges"),
         ({"rules": ["if x1 is r1 or x2 is r1 then y is r1"]}, "rule 1 uses 'or'"),
@@ -132,6 +133,14 @@ def test_to_rule_base_says_what_differs(change, message):
     changed = system.replace(**change)
     with pytest.raises(ValueError, match=re.escape(f"not a RuleBase: {message}")):
         changed.to_rule_base()
+
+
+def test_inputs_in_another_order_are_still_a_rule_base():
+    rule_base = RuleBase.random(2, 1, 2, random_state=0)
+    system = FuzzySystem.from_rule_base(rule_base)
+    swapped = system.replace(rules=["if x2 is r1 and x1 is r1 then y is r1", *system.rules[1:]])
+    assert swapped.to_rule_base() == rule_base
+    assert loads(dumps(swapped, "fll"), "fll") == rule_base
 
 
 def test_a_triangle_is_not_a_rule_base():
