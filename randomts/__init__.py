@@ -14,9 +14,19 @@ RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 
 from .estimator import RandomTSRegressor
 from .exceptions import FormatError
+from .fuzzy_system import FuzzySystem
 from .io import load, save
 from .rulebase import Rule, RuleBase
 
 __version__ = "0.1.0"
 
-__all__ = ["RandomTSRegressor", "Rule", "RuleBase", "__version__", "FormatError", "load", "save"]
+__all__ = [
+    "RandomTSRegressor",
+    "Rule",
+    "RuleBase",
+    "FuzzySystem",
+    "__version__",
+    "FormatError",
+    "load",
+    "save",
+]

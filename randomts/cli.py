@@ -134,10 +134,20 @@ def _save(rule_base, path, format):
     return f"wrote {path} ({rule_base.n_rules} rules, {rule_base.n_features} inputs, {rule_base.n_outputs} outputs)"
 
 
-def _load(path, format=None):
+def _load(path, format=None, *, keep_names=False):
+    from .fuzzy_system import FuzzySystem
     from .io import load
 
-    return load(path, format=format)
+    model = load(path, format=format)
+    if keep_names and not isinstance(model, FuzzySystem):
+        # A FIS/FLL of RuleBase shape may name its terms its own way: keep the names.
+        system = load(path, format=format, system=True)
+        plain = FuzzySystem.from_rule_base(model)
+        if [list(v.terms) for v in system.inputs + system.outputs] != [
+            list(v.terms) for v in plain.inputs + plain.outputs
+        ]:
+            return system
+    return model
 
 
 def _add_fit(commands):
@@ -204,7 +214,11 @@ def _add_rules(commands):
 
 
 def _rules(args):
-    rule_base = _load(args.model)
+    from .fuzzy_system import FuzzySystem
+
+    rule_base = _load(args.model, keep_names=True)
+    if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
+        return rule_base.to_text(precision=args.precision or 4)
     if args.style == "text":
         return rule_base.to_text(precision=args.precision)
     style = "plain" if args.style == "table" else args.style
@@ -256,6 +270,9 @@ def _add_explain(commands):
 
 def _explain(args):
     rule_base = _load(args.model)
+    if not hasattr(rule_base, "explain"):  # a general FuzzySystem
+        raise ValueError(f"{args.model} holds a general fuzzy system; explain reads rule bases "
+                         "(see 'randomts rules' and 'randomts predict' for it).")
     try:
         x = [float(v) for v in args.x.split(",")]
     except ValueError:
@@ -279,7 +296,8 @@ def _add_convert(commands):
 
 
 def _convert(args):
-    return _save(_load(args.source, args.source_format), args.target, args.target_format)
+    model = _load(args.source, args.source_format, keep_names=True)
+    return _save(model, args.target, args.target_format)
 
 
 _SUBCOMMANDS += [_add_generate, _add_fit, _add_rules, _add_predict, _add_explain, _add_convert]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["FormatError"]
+__all__ = ["FormatError", "NoRuleFiredWarning", "UndefinedDegreeWarning"]
 
 _SHOWN = 80  # characters of the offending text quoted in a message
 
@@ -67,3 +67,42 @@ class FormatError(ValueError):
         'model.txt: line 1: empty file'
         """
         return FormatError(self.problem, line=self.line, text=self.text, source=source)
+
+
+class NoRuleFiredWarning(UserWarning):
+    """No rule fired at some inputs of a weighted-average output, whose value is then NaN.
+
+    A weighted average divides by the sum of the rules' degrees; where every
+    degree is 0 the output is undefined. :meth:`randomts.FuzzySystem.predict`
+    returns NaN there (or the output's ``default``) and warns with this class,
+    so that the case can be filtered or turned into an error.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> issubclass(NoRuleFiredWarning, UserWarning)
+    True
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", NoRuleFiredWarning)
+    ...     try:
+    ...         warnings.warn("no rule fired", NoRuleFiredWarning)
+    ...     except NoRuleFiredWarning as caught:
+    ...         print(caught)
+    no rule fired
+    """
+
+
+class UndefinedDegreeWarning(UserWarning):
+    """A hedge met a degree outside its domain [0, 1], and the conclusion was dropped.
+
+    Hedges such as ``seldom`` or ``somewhat`` are defined on [0, 1]; degrees
+    above 1 (an unbounded ``sum`` norm, rule weights or term heights above 1)
+    or below 0 (``not`` of such a degree) make them undefined (NaN). Like
+    fuzzylite, :meth:`randomts.FuzzySystem.predict` then counts the rule as not
+    fired for that conclusion, and warns with this class.
+
+    Examples
+    --------
+    >>> issubclass(UndefinedDegreeWarning, UserWarning)
+    True
+    """

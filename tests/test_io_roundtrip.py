@@ -136,7 +136,7 @@ def test_save_and_load_reject_what_they_cannot_handle(tmp_path):
         randomts.load(tmp_path / "model.txt", format="xml")
     with pytest.raises(
         TypeError,
-        match="save expects a RuleBase or a fitted RandomTSRegressor; got "
+        match="save expects a RuleBase, a FuzzySystem or a fitted RandomTSRegressor; got "
         r"RandomTSRegressor \(not fitted: call fit first\).",
     ):
         randomts.save(RandomTSRegressor(), tmp_path / "m.json")

@@ -76,27 +76,30 @@ def format_for(path=None, format=None) -> RuleBaseFormat:
 
 
 def _rule_base_of(obj):
+    from ..fuzzy_system import FuzzySystem
     from ..rulebase import RuleBase
 
-    if isinstance(obj, RuleBase):
+    if isinstance(obj, (RuleBase, FuzzySystem)):
         return obj
     rule_base = getattr(obj, "rule_base_", None)
     if isinstance(rule_base, RuleBase):
         return rule_base
     raise TypeError(
-        f"save expects a RuleBase or a fitted RandomTSRegressor; got {type(obj).__name__}"
+        "save expects a RuleBase, a FuzzySystem or a fitted RandomTSRegressor; got "
+        f"{type(obj).__name__}"
         + (" (not fitted: call fit first)" if hasattr(obj, "get_params") else "")
         + "."
     )
 
 
 def save(obj, path, format=None) -> None:
-    """Write a rule base (or a fitted estimator's ``rule_base_``) to ``path``.
+    """Write a rule base, a fuzzy system or a fitted estimator's ``rule_base_`` to ``path``.
 
     Parameters
     ----------
-    obj : RuleBase or fitted RandomTSRegressor
-        What to save.
+    obj : RuleBase, FuzzySystem or fitted RandomTSRegressor
+        What to save. A FuzzySystem's features that a format cannot hold
+        (say, a Ramp term in a FIS) raise ValueError naming them.
     path : str or os.PathLike
         Destination; replaced atomically (temporary file, then rename).
     format : {"text", "json", "fis", "fll"}, optional
@@ -118,8 +121,8 @@ def save(obj, path, format=None) -> None:
     format_for(path, format).write(rule_base, path)
 
 
-def load(path, format=None):
-    """Read a rule base from ``path``.
+def load(path, format=None, *, system=False):
+    """Read a rule base or a Takagi-Sugeno fuzzy system from ``path``.
 
     Parameters
     ----------
@@ -127,10 +130,17 @@ def load(path, format=None):
         The file.
     format : {"text", "json", "fis", "fll"}, optional
         Defaults to the one of ``path``'s extension.
+    system : bool, default False
+        Always return a :class:`~randomts.FuzzySystem`, with the file's own
+        variable and term names and ranges, even for a file of RuleBase shape.
 
     Returns
     -------
-    RuleBase
+    RuleBase or FuzzySystem
+        A RuleBase for files of its shape (a Gaussian term on every input,
+        product, every rule concluding every output with a linear or
+        constant term), unless ``system``; a FuzzySystem for any other
+        Sugeno system.
 
     Raises
     ------
@@ -150,7 +160,7 @@ def load(path, format=None):
     ...
     randomts.exceptions.FormatError: ...model.txt: line 1: expected the header line ...
     """
-    return format_for(path, format).read(path)
+    return format_for(path, format).read(path, system=system)
 
 
 def dumps(obj, format) -> str:
@@ -168,8 +178,8 @@ def dumps(obj, format) -> str:
     return format_for(format=format).to_string(_rule_base_of(obj))
 
 
-def loads(text, format):
-    """Read a rule base from a string in ``format`` (see :func:`load`).
+def loads(text, format, *, system=False):
+    """Read a rule base or fuzzy system from a string in ``format`` (see :func:`load`).
 
     Examples
     --------
@@ -180,4 +190,5 @@ def loads(text, format):
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}.")
-    return format_for(format=format).from_string(text)
+    fmt = format_for(format=format)
+    return fmt.system_from_string(text) if system else fmt.from_string(text)

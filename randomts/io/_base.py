@@ -69,6 +69,17 @@ class RuleBaseFormat:
     def from_string(self, text):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def system_from_string(self, text):
+        """The text read as a :class:`~randomts.FuzzySystem`, whatever its shape.
+
+        Formats that hold names, terms and ranges (FIS, FLL) override this to
+        keep them; here a rule base read by :meth:`from_string` is converted.
+        """
+        from ..fuzzy_system import FuzzySystem
+
+        model = self.from_string(text)
+        return model if isinstance(model, FuzzySystem) else FuzzySystem.from_rule_base(model)
+
     def write(self, rule_base, path) -> None:
         """Write ``rule_base`` to ``path`` atomically (temporary file, then rename)."""
         text = self.to_string(rule_base)
@@ -76,12 +87,12 @@ class RuleBaseFormat:
             text += "\n"
         atomic_write(os.fspath(path), text.encode("utf-8"))
 
-    def read(self, path):
-        """Read a rule base from ``path``; any defect raises FormatError naming the file."""
+    def read(self, path, *, system=False):
+        """Read a model from ``path`` (a FuzzySystem if ``system``); defects raise FormatError."""
         path = os.fspath(path)
         try:
             text = read_text(path, final_newline=self.needs_final_newline)
-            return self.from_string(text)
+            return self.system_from_string(text) if system else self.from_string(text)
         except FormatError as error:
             raise error.with_source(path) from None
 

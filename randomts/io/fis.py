@@ -55,9 +55,19 @@ True
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..exceptions import FormatError
+from ..fuzzy_system import (
+    Connective,
+    FuzzySystem,
+    InputVariable,
+    OutputVariable,
+    Proposition,
+    Rule,
+)
+from ..terms import from_matlab
 from ._base import RuleBaseFormat, variable_ranges
 from ._names import unique_names
 
@@ -70,6 +80,41 @@ _MF = re.compile(r"^'([^']*)'\s*:\s*'([^']*)'\s*,\s*\[([^\]]*)\]$")
 _RULE = re.compile(r"^([^,]*),([^(]*)\(([^)]*)\)\s*:\s*(\S+)$")
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # linear time
 _INTEGER = re.compile(r"^[-+]?\d{1,18}$")  # larger counts and indices are absurd
+# MATLAB's input membership functions and their parameter vectors.
+_INPUT_MFS = {
+    "trimf": "[a b c] with a <= b <= c",
+    "trapmf": "[a b c d] with a <= b <= c <= d",
+    "gaussmf": "[sigma center] with sigma > 0",
+    "gauss2mf": "[sigma1 center1 sigma2 center2] with sigmas > 0",
+    "gbellmf": "[a b c] with a != 0",
+    "sigmf": "[a c]",
+    "dsigmf": "[a1 c1 a2 c2]",
+    "psigmf": "[a1 c1 a2 c2]",
+    "smf": "[a b] with a < b",
+    "zmf": "[a b] with a < b",
+    "pimf": "[a b c d] with a < b <= c < d",
+}
+# Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy_system.NORMS).
+_NORM_NAMES = {
+    "min": "min",
+    "prod": "prod",
+    "algebraic_product": "prod",
+    "bounded_difference": "bounded_difference",
+    "drastic_product": "drastic_product",
+    "einstein_product": "einstein_product",
+    "hamacher_product": "hamacher_product",
+    "nilpotent_minimum": "nilpotent_minimum",
+    "max": "max",
+    "probor": "probor",
+    "algebraic_sum": "probor",
+    "bounded_sum": "bounded_sum",
+    "drastic_sum": "drastic_sum",
+    "einstein_sum": "einstein_sum",
+    "hamacher_sum": "hamacher_sum",
+    "nilpotent_maximum": "nilpotent_maximum",
+    "normalized_sum": "normalized_sum",
+    "sum": "sum",
+}
 
 
 def _fis_name(name):
@@ -97,7 +142,9 @@ class FisFormat(RuleBaseFormat):
     extensions = (".fis",)
 
     def to_string(self, rule_base) -> str:
-        """The rule base as a FIS file."""
+        """A RuleBase or a FuzzySystem as a FIS file (ValueError for what FIS cannot hold)."""
+        if isinstance(rule_base, FuzzySystem):
+            return _system_to_fis(rule_base)
         n_rules = rule_base.n_rules
         input_ranges, output_ranges = variable_ranges(rule_base)
         lines = [
@@ -142,8 +189,13 @@ class FisFormat(RuleBaseFormat):
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
-        """Read a Sugeno FIS with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        """A RuleBase if the FIS has its shape, else a FuzzySystem."""
+        system = self.system_from_string(text)
+        return system.to_rule_base() if system.rule_base_mismatch() is None else system
+
+    def system_from_string(self, text):
+        """Read any Sugeno FIS as a FuzzySystem."""
+        return _Reader(text).fuzzy_system()
 
 
 class _Reader:
@@ -214,11 +266,12 @@ class _Reader:
             )
         return match.group(1)
 
-    def count(self, section, key, where):
+    def count(self, section, key, where, least=1):
         number, raw, value = self.get(section, key, where)
-        if not _INTEGER.match(value) or int(value) < 1:
+        if not _INTEGER.match(value) or int(value) < least:
+            kind = "a positive" if least == 1 else "a non-negative"
             raise FormatError(
-                f"{key} must be a positive integer (at most 18 digits)", line=number, text=raw
+                f"{key} must be {kind} integer (at most 18 digits)", line=number, text=raw
             )
         return int(value)
 
@@ -260,17 +313,20 @@ class _Reader:
             raise FormatError(
                 f"Num{kind}s={count} but no [{kind}{missing}] section", line=number, text=raw
             )
-        names, mfs = [], []
+        variables = []
         for index in range(1, count + 1):
             section, where = table[index], f"[{kind}{index}]"
-            names.append(self.string(section, "Name", where))
+            name = self.string(section, "Name", where)
             number, raw, value = self.get(section, "Range", where)
-            if (
-                not (value.startswith("[") and value.endswith("]"))
-                or len(self.numbers(value[1:-1], number, raw, "Range")) != 2
-            ):
+            bounds = (
+                self.numbers(value[1:-1], number, raw, "Range")
+                if value.startswith("[") and value.endswith("]")
+                else []
+            )
+            if len(bounds) != 2:
                 raise FormatError("Range must be [low high]", line=number, text=raw)
-            n_mfs = self.count(section, "NumMFs", where)
+            bounds = sorted(bounds)  # a reversed range was always read; it changes no output
+            n_mfs = self.count(section, "NumMFs", where, least=0)  # MATLAB allows none
             unknown = [
                 k
                 for k in section
@@ -289,45 +345,53 @@ class _Reader:
                     line=number,
                     text=raw,
                 )
-            mfs.append([self.mf(section[f"MF{j}"], kind) for j in range(1, n_mfs + 1)])
-        return names, mfs
+            mfs = [self.mf(section[f"MF{j}"], kind) for j in range(1, n_mfs + 1)]
+            term_names = unique_names(
+                [term_name or f"mf{j + 1}" for j, (term_name, _) in enumerate(mfs)]
+            )
+            variables.append(
+                (name, tuple(bounds), list(zip(term_names, [t for _, t in mfs], strict=False)))
+            )
+        return variables
 
     def mf(self, entry, kind):
         number, raw, value = entry
         match = _MF.match(value)
         if not match:
             raise FormatError("expected MF<j>='name':'type',[params]", line=number, text=raw)
-        mf_type, params = match.group(2), self.numbers(match.group(3), number, raw, "MF parameters")
+        name, mf_type = match.group(1), match.group(2)
+        params = self.numbers(match.group(3), number, raw, "MF parameters")
         if kind == "Input":
-            if mf_type != "gaussmf":
+            if mf_type not in _INPUT_MFS:
                 raise FormatError(
-                    f"unsupported input membership function '{mf_type}'; randomts "
-                    "reads 'gaussmf' only",
+                    f"unsupported input membership function '{mf_type}'; randomts reads "
+                    + ", ".join(f"'{t}'" for t in _INPUT_MFS),
                     line=number,
                     text=raw,
                 )
-            if len(params) != 2 or params[0] <= 0:
+        else:
+            if mf_type not in ("linear", "constant"):
                 raise FormatError(
-                    "gaussmf takes [sigma center] with sigma > 0", line=number, text=raw
+                    f"unsupported output membership function '{mf_type}'; a Sugeno output is "
+                    "'linear' or 'constant'",
+                    line=number,
+                    text=raw,
                 )
-            return params
-        if mf_type not in ("linear", "constant"):
+            expected = len(self.inputs) + 1 if mf_type == "linear" else 1
+            if len(params) != expected:
+                raise FormatError(
+                    f"a '{mf_type}' output takes {expected} parameter(s); got {len(params)}",
+                    line=number,
+                    text=raw,
+                )
+        try:
+            return name, from_matlab(mf_type, params)
+        except ValueError:
             raise FormatError(
-                f"unsupported output membership function '{mf_type}'; randomts reads "
-                "'linear' or 'constant'",
-                line=number,
-                text=raw,
-            )
-        expected = len(self.inputs) + 1 if mf_type == "linear" else 1
-        if len(params) != expected:
-            raise FormatError(
-                f"a '{mf_type}' output takes {expected} parameter(s); got {len(params)}",
-                line=number,
-                text=raw,
-            )
-        return [0.0] * len(self.inputs) + params if mf_type == "constant" else params
+                f"{mf_type} takes {_INPUT_MFS.get(mf_type, '[params]')}", line=number, text=raw
+            ) from None
 
-    def rule_lines(self, n_rules, n_inputs, n_outputs, input_mfs, output_mfs):
+    def rule_lines(self, n_rules, inputs, outputs):
         if len(self.rules) != n_rules:
             number, raw, _ = self.system["NumRules"]
             if len(self.rules) > n_rules:
@@ -337,7 +401,7 @@ class _Reader:
                 line=number,
                 text=raw,
             )
-        parsed = []
+        rules = []
         for number, raw in self.rules:
             match = _RULE.match(raw.strip())
             if not match:
@@ -347,100 +411,240 @@ class _Reader:
                     text=raw,
                 )
             left, right, weight, connection = (g.strip() for g in match.groups())
-            if weight != "1" and self.numbers(weight, number, raw, "rule weight") != [1.0]:
-                raise FormatError(
-                    f"unsupported rule weight {weight}; randomts reads weight 1 only",
-                    line=number,
-                    text=raw,
-                )
+            weights = self.numbers(weight, number, raw, "rule weight")
+            if len(weights) != 1 or weights[0] < 0:
+                raise FormatError("the rule weight must be one number >= 0", line=number, text=raw)
             if connection not in ("1", "2"):
                 raise FormatError(
                     "the connection after ':' must be 1 (AND) or 2 (OR)", line=number, text=raw
                 )
-            if connection == "2" and n_inputs > 1:
-                raise FormatError(
-                    "unsupported OR rule (connection 2); randomts rules are AND (product)",
-                    line=number,
-                    text=raw,
-                )
-            ins = self.indices(left, n_inputs, input_mfs, "input", number, raw)
-            outs = self.indices(right, n_outputs, output_mfs, "output", number, raw)
-            parsed.append((ins, outs))
-        return parsed
+            ins = self.indices(left, inputs, "input", number, raw)
+            outs = self.indices(right, outputs, "output", number, raw)
+            if not ins:
+                raise FormatError("a rule must use at least one input", line=number, text=raw)
+            if not outs:
+                raise FormatError("a rule must conclude at least one output", line=number, text=raw)
+            antecedent = (
+                ins[0] if len(ins) == 1 else Connective("and" if connection == "1" else "or", ins)
+            )
+            rules.append(Rule(antecedent, tuple(outs), weights[0]))
+        return rules
 
-    def indices(self, text, count, mfs, kind, number, raw):
+    def indices(self, text, variables, kind, number, raw):
+        """Propositions of MATLAB indices: 0 skips, -j negates, j.h raises to the power h/10."""
         tokens = text.split()
-        if len(tokens) != count:
+        if len(tokens) != len(variables):
             raise FormatError(
-                f"a rule needs {count} {kind} MF index(es); got {len(tokens)}",
+                f"a rule needs {len(variables)} {kind} MF index(es); got {len(tokens)}",
                 line=number,
                 text=raw,
             )
-        indices = []
+        propositions = []
         for k, token in enumerate(tokens):
-            if not _INTEGER.match(token):
-                if token.lstrip("+-").isdigit():
-                    raise FormatError(
-                        f"{kind} MF index {token[:30]}... is absurdly large", line=number, text=raw
-                    )
-                if _NUMBER.match(token):
-                    raise FormatError(
-                        f"unsupported hedge in {kind} MF index {token}", line=number, text=raw
-                    )
+            if not _NUMBER.match(token):
                 raise FormatError(
-                    f"{kind} MF index {token[:30]!r} is not an integer", line=number, text=raw
+                    f"{kind} MF index {token[:30]!r} is not a number", line=number, text=raw
                 )
-            value = int(token)
-            if value == 0:
+            if len(token.lstrip("+-").split(".")[0]) > 18:
                 raise FormatError(
-                    f"unsupported rule without {kind} {k + 1} (index 0); every randomts "
-                    f"rule uses every {kind}",
+                    f"{kind} MF index {token[:30]}... is absurdly large", line=number, text=raw
+                )
+            value = float(token)
+            negated = value < 0
+            value = abs(value)
+            index = math.trunc(value)
+            if index == 0:
+                continue
+            name, (_, terms) = variables[k][0], variables[k][1:]
+            if index > len(terms):
+                raise FormatError(
+                    f"{kind} {k + 1} has {len(terms)} MFs; index {index} is out of range",
                     line=number,
                     text=raw,
                 )
-            if value < 0:
-                raise FormatError(
-                    f"unsupported NOT ({kind} MF index {value})", line=number, text=raw
-                )
-            if value > len(mfs[k]):
-                raise FormatError(
-                    f"{kind} {k + 1} has {len(mfs[k])} MFs; index {value} is out of range",
-                    line=number,
-                    text=raw,
-                )
-            indices.append(value - 1)
-        return indices
+            hedge = math.floor(100 * (value - index) + 0.5) / 10  # GNU Octave's reading
+            hedges = ["not"] if negated else []
+            if hedge:
+                hedges.append(hedge if kind == "input" else 1.0 / hedge)
+            propositions.append(Proposition(name, terms[index - 1][0], tuple(hedges)))
+        return propositions
 
-    def rule_base(self):
-        from ..rulebase import RuleBase
-
-        self.choice("Type", ("sugeno",), "system type")
+    def fuzzy_system(self):
+        system_type = self.string(self.system, "Type", "[System]")
+        if system_type != "sugeno":
+            number, raw, _ = self.system["Type"]
+            raise FormatError(
+                f"unsupported system type Type='{system_type}'; randomts evaluates Sugeno "
+                "(Takagi-Sugeno) systems, not Mamdani ones"
+                if system_type == "mamdani"
+                else f"unsupported system type Type='{system_type}'; randomts reads 'sugeno'",
+                line=number,
+                text=raw,
+            )
         n_inputs = self.count(self.system, "NumInputs", "[System]")
         n_outputs = self.count(self.system, "NumOutputs", "[System]")
         n_rules = self.count(self.system, "NumRules", "[System]")
-        if n_inputs > 1:  # with one input there is nothing to join
-            self.choice("AndMethod", ("prod",), "AND method")
-        self.choice("AggMethod", ("sum",), "aggregation method")
-        normalize = self.choice("DefuzzMethod", ("wtsum", "wtaver"), "defuzzification") == "wtaver"
-        input_names, input_mfs = self.variables(self.inputs, n_inputs, "Input")
-        output_names, output_mfs = self.variables(self.outputs, n_outputs, "Output")
+        methods = {}
+        for key, feature, default in (
+            ("AndMethod", "AND method", "prod"),
+            ("OrMethod", "OR method", "probor"),
+            ("AggMethod", "aggregation method", "sum"),
+        ):
+            value = self.string(self.system, key, "[System]") if key in self.system else default
+            if value not in _NORM_NAMES:
+                number, raw, _ = self.system[key]
+                raise FormatError(
+                    f"unsupported {feature} {key}='{value}'; randomts reads "
+                    + ", ".join(f"'{n}'" for n in _NORM_NAMES),
+                    line=number,
+                    text=raw,
+                )
+            methods[key] = _NORM_NAMES[value]
+        defuzzifier = self.string(self.system, "DefuzzMethod", "[System]")
+        if defuzzifier not in ("wtaver", "wtsum"):
+            number, raw, _ = self.system["DefuzzMethod"]
+            raise FormatError(
+                f"unsupported defuzzification DefuzzMethod='{defuzzifier}'; a Sugeno system "
+                "uses 'wtaver' or 'wtsum'",
+                line=number,
+                text=raw,
+            )
+        inputs = self.variables(self.inputs, n_inputs, "Input")
+        outputs = self.variables(self.outputs, n_outputs, "Output")
         if not self.rules_seen:
             number, raw, _ = self.system["NumRules"]
             raise FormatError("no [Rules] section", line=number, text=raw)
-        rules = self.rule_lines(n_rules, n_inputs, n_outputs, input_mfs, output_mfs)
-        centers = [[input_mfs[k][i][1] for k, i in enumerate(ins)] for ins, _ in rules]
-        sigmas = [[input_mfs[k][i][0] for k, i in enumerate(ins)] for ins, _ in rules]
-        params = [[output_mfs[m][j] for m, j in enumerate(outs)] for _, outs in rules]
+        input_names = unique_names([v[0] for v in inputs])
+        output_names = unique_names([v[0] for v in outputs])
+        inputs = [(n, *v[1:]) for n, v in zip(input_names, inputs, strict=False)]
+        outputs = [(n, *v[1:]) for n, v in zip(output_names, outputs, strict=False)]
+        rules = self.rule_lines(n_rules, inputs, outputs)
+        name = self.string(self.system, "Name", "[System]") if "Name" in self.system else "fis"
         try:
-            return RuleBase(
-                centers=centers,
-                sigmas=sigmas,
-                coef=[[p[:-1] for p in rule] for rule in params],
-                intercept=[[p[-1] for p in rule] for rule in params],
-                normalize=normalize,
-                input_names=input_names,
-                output_names=output_names,
+            return FuzzySystem(
+                [InputVariable(n, terms, value_range) for n, value_range, terms in inputs],
+                [
+                    OutputVariable(
+                        n,
+                        terms,
+                        value_range,
+                        defuzzifier=defuzzifier,
+                        aggregation=methods["AggMethod"],
+                    )
+                    for n, value_range, terms in outputs
+                ],
+                rules,
+                conjunction=methods["AndMethod"],
+                disjunction=methods["OrMethod"],
+                name=name.strip() or "fis",
             )
         except (ValueError, TypeError) as exc:
             number, raw, _ = self.system["_line"]
-            raise FormatError(f"not a valid rule base: {exc}", line=number, text=raw) from None
+            raise FormatError(f"not a valid fuzzy system: {exc}", line=number, text=raw) from None
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _hedge_index(hedges, kind, where):
+    """(negated, hedge digits) of a proposition's hedges in MATLAB's index, or ValueError."""
+    hedges = list(hedges)
+    negated = bool(hedges) and hedges[0] == "not"
+    if negated:
+        hedges = hedges[1:]
+    if not hedges:
+        return negated, 0
+    power = {"very": 2.0, "somewhat": 0.5}.get(hedges[0], hedges[0])
+    if len(hedges) == 1 and not isinstance(power, str):
+        h = power if kind == "input" else 1.0 / power
+        digits = math.floor(10 * h + 0.5)
+        if 1 <= digits <= 99 and abs(digits / 10 - h) <= 1e-12 * max(1.0, h):
+            return negated, digits
+    raise ValueError(
+        f"{where}: the hedges {tuple(hedges)} have no MATLAB rule index (FIS holds 'not' and "
+        "powers h = 0.1, 0.2, ..., 9.9 as index j.0h..j.99)"
+    )
+
+
+def _system_to_fis(system):
+    first = system.outputs[0]
+    for variable in system.outputs:
+        for key in ("defuzzifier", "aggregation"):
+            if getattr(variable, key) != getattr(first, key):
+                raise ValueError(
+                    f"A FIS has one {key} for all outputs; output {variable.name!r} has "
+                    f"{getattr(variable, key)!r} and {first.name!r} has {getattr(first, key)!r}."
+                )
+        if variable.default == variable.default:
+            raise ValueError(f"A FIS cannot hold the default value of output {variable.name!r}.")
+    for variable in system.inputs + system.outputs:
+        if variable.lock_range:
+            raise ValueError(f"A FIS cannot hold lock_range of {variable.name!r}.")
+        if not all(math.isfinite(v) for v in variable.range):
+            raise ValueError(f"A FIS cannot hold the infinite range of {variable.name!r}.")
+    lines = [
+        "[System]",
+        f"Name='{_fis_name(system.name)}'",
+        "Type='sugeno'",
+        "Version=2.0",
+        f"NumInputs={system.n_features}",
+        f"NumOutputs={system.n_outputs}",
+        f"NumRules={system.n_rules}",
+        f"AndMethod='{system.conjunction}'",
+        f"OrMethod='{system.disjunction}'",
+        "ImpMethod='prod'",
+        f"AggMethod='{first.aggregation}'",
+        f"DefuzzMethod='{first.defuzzifier}'",
+    ]
+    for kind, variables in (("Input", system.inputs), ("Output", system.outputs)):
+        names = unique_names([_fis_name(v.name) for v in variables])
+        for k, (name, variable) in enumerate(zip(names, variables, strict=False)):
+            lines += _variable_head(kind, k, name, variable.range, len(variable.terms))
+            term_names = unique_names([_fis_name(t) for t in variable.terms])
+            for j, (term_name, term) in enumerate(
+                zip(term_names, variable.terms.values(), strict=False)
+            ):
+                try:
+                    mf_type, params = term.to_matlab()
+                except ValueError as exc:
+                    raise ValueError(
+                        f"Term {list(variable.terms)[j]!r} of {variable.name!r}: {exc}"
+                    ) from None
+                lines.append(f"MF{j + 1}='{term_name}':'{mf_type}',{_vector(params)}")
+    lines += ["", "[Rules]"]
+    term_index = [
+        {name: j + 1 for j, name in enumerate(v.terms)} for v in system.inputs + system.outputs
+    ]
+    for r, rule in enumerate(system.rules, start=1):
+        antecedent = rule.antecedent
+        props = [antecedent] if isinstance(antecedent, Proposition) else list(antecedent.operands)
+        if not all(isinstance(p, Proposition) for p in props):
+            raise ValueError(f"Rule {r} nests 'and' and 'or'; a FIS rule has one connective.")
+        connection = 2 if isinstance(antecedent, Connective) and antecedent.operator == "or" else 1
+        fields = []
+        for role, variables, chosen, offset in (
+            ("input", system.inputs, props, 0),
+            ("output", system.outputs, list(rule.consequent), system.n_features),
+        ):
+            by_name = {}
+            for p in chosen:
+                if p.variable in by_name:
+                    raise ValueError(
+                        f"Rule {r} uses {role} {p.variable!r} twice; a FIS rule holds one index "
+                        f"per {role}."
+                    )
+                if p.term is None:
+                    raise ValueError(f"Rule {r}: a FIS has no 'any' hedge.")
+                by_name[p.variable] = p
+            indices = []
+            for k, variable in enumerate(variables):
+                p = by_name.get(variable.name)
+                if p is None:
+                    indices.append("0")
+                    continue
+                negated, digits = _hedge_index(p.hedges, role, f"Rule {r}")
+                index = f"{term_index[offset + k][p.term]}" + (f".{digits:02d}" if digits else "")
+                indices.append(("-" if negated else "") + index)
+            fields.append(" ".join(indices))
+        lines.append(f"{fields[0]}, {fields[1]} ({rule.weight!r}) : {connection}")
+    return "\n".join(lines) + "\n"

@@ -58,9 +58,20 @@ True
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from ..exceptions import FormatError
+from ..fuzzy_system import (
+    Connective,
+    FuzzySystem,
+    InputVariable,
+    OutputVariable,
+    Proposition,
+    Rule,
+    parse_rule,
+)
+from ..terms import INPUT_TERMS, make_term
 from ._base import RuleBaseFormat, variable_ranges
 from ._names import unique_names
 
@@ -86,6 +97,27 @@ _KEYWORDS = {
 }
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # linear time
 _SECTIONS = ("Engine", "InputVariable", "OutputVariable", "RuleBlock")
+# fuzzylite's norms, to randomts's names (see randomts.fuzzy_system.NORMS).
+_TNORMS = {
+    "Minimum": "min",
+    "AlgebraicProduct": "prod",
+    "BoundedDifference": "bounded_difference",
+    "DrasticProduct": "drastic_product",
+    "EinsteinProduct": "einstein_product",
+    "HamacherProduct": "hamacher_product",
+    "NilpotentMinimum": "nilpotent_minimum",
+}
+_SNORMS = {
+    "Maximum": "max",
+    "AlgebraicSum": "probor",
+    "BoundedSum": "bounded_sum",
+    "DrasticSum": "drastic_sum",
+    "EinsteinSum": "einstein_sum",
+    "HamacherSum": "hamacher_sum",
+    "NilpotentMaximum": "nilpotent_maximum",
+    "NormalizedSum": "normalized_sum",
+    "UnboundedSum": "sum",
+}
 
 
 def _identifier(name):
@@ -108,19 +140,23 @@ class FllFormat(RuleBaseFormat):
     extensions = (".fll",)
 
     def to_string(self, rule_base) -> str:
-        """The rule base as FLL text."""
+        """A RuleBase or a FuzzySystem as FLL text (ValueError for what FLL cannot hold)."""
+        if isinstance(rule_base, FuzzySystem):
+            return _system_to_fll(rule_base)
         input_ranges, output_ranges = variable_ranges(rule_base)
         inputs = unique_names([_identifier(n) for n in rule_base.input_names])
         outputs = unique_names([_identifier(n) for n in rule_base.output_names])
         defuzzifier = "WeightedAverage" if rule_base.normalize else "WeightedSum"
         lines = ["Engine: randomts"]
-        for k, (name, original) in enumerate(zip(inputs, rule_base.input_names)):
+        for k, (name, original) in enumerate(zip(inputs, rule_base.input_names, strict=False)):
             lines += _variable_head("InputVariable", name, original, input_ranges[k])
             lines += [
                 f"  term: r{i + 1} Gaussian {_numbers([c, s])}"
-                for i, (c, s) in enumerate(zip(rule_base.centers[:, k], rule_base.sigmas[:, k]))
+                for i, (c, s) in enumerate(
+                    zip(rule_base.centers[:, k], rule_base.sigmas[:, k], strict=False)
+                )
             ]
-        for m, (name, original) in enumerate(zip(outputs, rule_base.output_names)):
+        for m, (name, original) in enumerate(zip(outputs, rule_base.output_names, strict=False)):
             lines += _variable_head("OutputVariable", name, original, output_ranges[m]) + [
                 "  aggregation: none",
                 f"  defuzzifier: {defuzzifier} TakagiSugeno",
@@ -147,8 +183,13 @@ class FllFormat(RuleBaseFormat):
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
-        """Read a Takagi-Sugeno engine with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        """A RuleBase if the engine has its shape, else a FuzzySystem."""
+        system = self.system_from_string(text)
+        return system.to_rule_base() if system.rule_base_mismatch() is None else system
+
+    def system_from_string(self, text):
+        """Read any Takagi-Sugeno engine as a FuzzySystem."""
+        return _Reader(text).fuzzy_system()
 
 
 def _variable_head(kind, name, original, value_range):
@@ -162,17 +203,19 @@ def _variable_head(kind, name, original, value_range):
 
 
 class _Variable:
-    def __init__(self, kind, name, line):
-        self.kind, self.name, self.line = kind, name, line
-        self.terms = {}  # name -> (line, raw, parameters)
+    def __init__(self, kind, name, line, raw):
+        self.kind, self.name, self.line, self.raw = kind, name, line, raw
+        self.terms = {}  # name -> (line, raw, type, parameters)
         self.used = set()
         self.description = None
+        self.range = None
         self.settings = {}
 
 
 class _Reader:
     def __init__(self, text):
         self.inputs, self.outputs, self.blocks = [], [], []
+        self.engine = None
         current = None
         for number, raw in enumerate(text.split("\n"), start=1):
             line = raw.split("#", 1)[0].strip()
@@ -207,6 +250,7 @@ class _Reader:
 
     def _open(self, key, value, number, raw):
         if key == "Engine":
+            self.engine = value
             return self._engine
         if key == "RuleBlock":
             if self.blocks:
@@ -225,7 +269,7 @@ class _Reader:
                 line=number,
                 text=raw,
             )
-        variable = _Variable(key, value, number)
+        variable = _Variable(key, value, number, raw)
         table = self.inputs if key == "InputVariable" else self.outputs
         if any(v.name == value for v in self.inputs + self.outputs):
             raise FormatError(f"a second variable named {value!r}", line=number, text=raw)
@@ -251,6 +295,7 @@ class _Reader:
             parts = value.split()
             if len(parts) != 2 or not all(_NUMBER.match(p) or p in ("-inf", "inf") for p in parts):
                 raise FormatError("range must be two numbers", line=number, text=raw)
+            variable.range = tuple(sorted(float(p) for p in parts))  # reversed: always read
         elif key in ("aggregation", "defuzzifier", "default") and variable.kind == "OutputVariable":
             variable.settings[key] = (value, number, raw)
         else:
@@ -262,7 +307,22 @@ class _Reader:
             raise FormatError("expected 'term: name Type parameters'", line=number, text=raw)
         name, kind, params = parts[0], parts[1], parts[2:]
         if name in variable.terms:
-            raise FormatError(f"a second term {name!r} in {variable.name}", line=number, text=raw)
+            if self.engine == "randomts":
+                raise FormatError(
+                    f"a second term {name!r} in {variable.name}", line=number, text=raw
+                )
+            # fuzzylite keeps both and its rules name the last: so do we, renaming the other.
+            renamed = unique_names(list(variable.terms) + [name])[-1]
+            variable.terms = {
+                (renamed if key == name else key): entry for key, entry in variable.terms.items()
+            }
+        if kind == "Function":
+            raise FormatError(
+                f"unsupported Function term {name!r} of {variable.name}; randomts does not "
+                "evaluate fuzzylite Function terms",
+                line=number,
+                text=raw,
+            )
         for token in params:
             if not _NUMBER.match(token):
                 raise FormatError(
@@ -272,26 +332,22 @@ class _Reader:
         if any(v in (float("inf"), float("-inf")) for v in values):
             raise FormatError("term parameters must be finite", line=number, text=raw)
         if variable.kind == "InputVariable":
-            if kind != "Gaussian":
+            if kind not in INPUT_TERMS:
                 raise FormatError(
-                    f"unsupported input term type {kind!r}; randomts reads Gaussian only",
+                    f"unsupported input term type {kind!r}; randomts reads "
+                    + ", ".join(INPUT_TERMS),
                     line=number,
                     text=raw,
                 )
-            if (
-                len(values) not in (2, 3)
-                or values[1] <= 0
-                or (len(values) == 3 and values[2] != 1.0)
-            ):
-                raise FormatError(
-                    "a Gaussian takes 'mean sd' with sd > 0 (and height 1 if given)",
-                    line=number,
-                    text=raw,
-                )
-        elif kind == "Constant":
-            if len(values) != 1:
-                raise FormatError("a Constant takes one value", line=number, text=raw)
-            values = [0.0] * len(self.inputs) + values
+        elif kind not in ("Constant", "Linear"):
+            raise FormatError(
+                f"unsupported output term type {kind!r}; a Takagi-Sugeno output has Constant "
+                "or Linear terms (Mamdani and Tsukamoto outputs are not supported)",
+                line=number,
+                text=raw,
+            )
+        elif kind == "Constant" and len(values) != 1:
+            raise FormatError("a Constant takes one value", line=number, text=raw)
         elif kind == "Linear":
             if len(values) not in (len(self.inputs), len(self.inputs) + 1):
                 raise FormatError(
@@ -301,13 +357,11 @@ class _Reader:
                     text=raw,
                 )
             values = values + [0.0] * (len(self.inputs) + 1 - len(values))
-        else:
-            raise FormatError(
-                f"unsupported output term type {kind!r}; randomts reads Linear or Constant",
-                line=number,
-                text=raw,
-            )
-        variable.terms[name] = (number, raw, values)
+        try:
+            term = make_term(kind, values)
+        except (TypeError, ValueError) as exc:
+            raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
+        variable.terms[name] = (number, raw, term)
 
     def _block(self, key, value, number, raw):
         block = self.blocks[-1]
@@ -327,169 +381,326 @@ class _Reader:
 
     # ------------------------------------------------------------- checks
     @staticmethod
-    def setting(settings, key, allowed, feature):
+    def norm(settings, key, table, feature):
+        """The randomts name of a norm setting, or None if absent or 'none'."""
         if key not in settings:
-            return
+            return None
         value, number, raw = settings[key]
-        if (value.split() or ["none"])[0] not in allowed:
+        if value == "none":
+            return None
+        if value not in table:
             raise FormatError(
-                f"unsupported {feature} {value!r}; randomts reads {' or '.join(allowed)}",
+                f"unsupported {feature} {value!r}; randomts reads " + ", ".join(table),
                 line=number,
                 text=raw,
             )
+        return table[value]
 
-    def mode(self):
-        modes = set()
-        for variable in self.outputs:
-            settings = variable.settings
-            if "defuzzifier" not in settings:
-                raise FormatError(f"output {variable.name} has no defuzzifier", line=variable.line)
-            value, number, raw = settings["defuzzifier"]
-            parts = value.split() or ["none"]
-            if parts[0] not in ("WeightedSum", "WeightedAverage") or parts[1:] not in (
-                [],
-                ["TakagiSugeno"],
-                ["Automatic"],
-            ):
-                raise FormatError(
-                    f"unsupported defuzzifier {value!r}; randomts reads WeightedSum or "
-                    "WeightedAverage (TakagiSugeno)",
-                    line=number,
-                    text=raw,
-                )
-            modes.add(parts[0])
-            self.setting(settings, "aggregation", ("none", "UnboundedSum"), "aggregation")
-        if len(modes) > 1:
+    def output_settings(self, variable):
+        settings = variable.settings
+        if "defuzzifier" not in settings:
+            raise FormatError(f"output {variable.name} has no defuzzifier", line=variable.line)
+        value, number, raw = settings["defuzzifier"]
+        parts = value.split() or ["none"]
+        if parts[0] not in ("WeightedSum", "WeightedAverage") or parts[1:] not in (
+            [],
+            ["TakagiSugeno"],
+            ["Automatic"],
+        ):
             raise FormatError(
-                "unsupported mix of WeightedSum and WeightedAverage outputs",
-                line=self.outputs[-1].line,
+                f"unsupported defuzzifier {value!r}; randomts evaluates Takagi-Sugeno outputs "
+                "(WeightedSum or WeightedAverage; Mamdani and Tsukamoto are not supported)",
+                line=number,
+                text=raw,
             )
-        return modes.pop() == "WeightedAverage"
+        options = {"defuzzifier": "wtaver" if parts[0] == "WeightedAverage" else "wtsum"}
+        aggregation = self.norm(settings, "aggregation", _SNORMS, "aggregation")
+        options["aggregation"] = aggregation or "sum"
+        if "default" in settings:
+            value, number, raw = settings["default"]
+            if value != "nan" and not _NUMBER.match(value):
+                raise FormatError("default must be a number or nan", line=number, text=raw)
+            options["default"] = float(value)
+        if settings.get("lock-previous", ("false",))[0] != "false":
+            value, number, raw = settings["lock-previous"]
+            raise FormatError(
+                f"unsupported lock-previous: true on {variable.name} (randomts evaluates every "
+                "input row on its own)",
+                line=number,
+                text=raw,
+            )
+        return options
 
-    def rule_base(self):
-        from ..rulebase import RuleBase
-
+    def fuzzy_system(self):
         for variable in self.inputs + self.outputs:
-            for key in ("enabled",):
-                if variable.settings.get(key, ("true",))[0] != "true":
-                    value, number, raw = variable.settings[key]
-                    raise FormatError(
-                        f"unsupported disabled variable {variable.name}", line=number, text=raw
-                    )
-            if variable.settings.get("lock-range", ("false",))[0] != "false":
-                value, number, raw = variable.settings["lock-range"]
+            if variable.settings.get("enabled", ("true",))[0] != "true":
+                value, number, raw = variable.settings["enabled"]
                 raise FormatError(
-                    f"unsupported lock-range: true on {variable.name} (randomts does not "
-                    "clip values to ranges)",
-                    line=number,
-                    text=raw,
+                    f"unsupported disabled variable {variable.name}", line=number, text=raw
                 )
-            if not variable.terms:
+            if not variable.terms and self.engine == "randomts":
                 raise FormatError(f"{variable.name} has no terms", line=variable.line)
-        normalize = self.mode()
         block = self.blocks[0]
         settings = block["settings"]
         if settings.get("enabled", ("true",))[0] != "true":
             value, number, raw = settings["enabled"]
             raise FormatError("unsupported disabled RuleBlock", line=number, text=raw)
-        if len(self.inputs) > 1:
-            self.setting(settings, "conjunction", ("AlgebraicProduct",), "conjunction")
-        self.setting(settings, "activation", ("General", "none"), "activation")
+        if settings.get("activation", ("General",))[0] not in ("General", "none"):
+            value, number, raw = settings["activation"]
+            raise FormatError(
+                f"unsupported activation {value!r}; randomts reads General", line=number, text=raw
+            )
+        conjunction = self.norm(settings, "conjunction", _TNORMS, "conjunction")
+        disjunction = self.norm(settings, "disjunction", _SNORMS, "disjunction")
         if not block["rules"]:
             raise FormatError(
                 "the RuleBlock has no rules", line=len(self.inputs) + len(self.outputs)
             )
-        rules = [self.rule(*entry) for entry in block["rules"]]
+        rules = [self.rule(*entry, conjunction, disjunction) for entry in block["rules"]]
+        strict = self.engine == "randomts"  # what randomts writes for a RuleBase
+        if strict:
+            for variable in self.inputs + self.outputs:
+                unused = [n for n in variable.terms if n not in variable.used]
+                if unused:
+                    number, raw, _ = variable.terms[unused[0]]
+                    raise FormatError(
+                        f"term {unused[0]!r} of {variable.name} is used by no rule (is the file "
+                        "truncated?)",
+                        line=number,
+                        text=raw,
+                    )
+        names, term_names = {}, {}
         for variable in self.inputs + self.outputs:
-            unused = [n for n in variable.terms if n not in variable.used]
-            if unused:
-                number, raw, _ = variable.terms[unused[0]]
-                raise FormatError(
-                    f"term {unused[0]!r} of {variable.name} is used by no rule (is the file "
-                    "truncated?)",
-                    line=number,
-                    text=raw,
-                )
-        names = {}
-        for role, variables in (("input_names", self.inputs), ("output_names", self.outputs)):
-            names[role] = [self.original_name(v) for v in variables]
+            names[variable.name], term_names[variable.name] = self.original_names(variable)
+        inputs, outputs = [], []
+        output_settings = [self.output_settings(variable) for variable in self.outputs]
         try:
-            return RuleBase(
-                centers=[[v.terms[t][2][0] for v, t in zip(self.inputs, ins)] for ins, _ in rules],
-                sigmas=[[v.terms[t][2][1] for v, t in zip(self.inputs, ins)] for ins, _ in rules],
-                coef=[
-                    [v.terms[t][2][:-1] for v, t in zip(self.outputs, outs)] for _, outs in rules
-                ],
-                intercept=[
-                    [v.terms[t][2][-1] for v, t in zip(self.outputs, outs)] for _, outs in rules
-                ],
-                normalize=normalize,
-                **names,
+            for variable in self.inputs:
+                inputs.append(
+                    InputVariable(
+                        names[variable.name],
+                        self.terms(variable, term_names),
+                        variable.range if variable.range else (-math.inf, math.inf),
+                        lock_range=variable.settings.get("lock-range", ("false",))[0] == "true",
+                    )
+                )
+            for variable, settings in zip(self.outputs, output_settings, strict=True):
+                outputs.append(
+                    OutputVariable(
+                        names[variable.name],
+                        self.terms(variable, term_names),
+                        variable.range if variable.range else (-math.inf, math.inf),
+                        lock_range=variable.settings.get("lock-range", ("false",))[0] == "true",
+                        **settings,
+                    )
+                )
+            renamed = [_renamed(rule, names, term_names) for rule, _ in rules]
+            return FuzzySystem(
+                inputs,
+                outputs,
+                renamed,
+                conjunction=conjunction or "prod",
+                disjunction=disjunction or "probor",
+                name=self.engine or "fuzzylite",
             )
         except (ValueError, TypeError) as exc:
-            raise FormatError(f"not a valid rule base: {exc}", line=self.inputs[0].line) from None
+            raise FormatError(
+                f"not a valid fuzzy system: {exc}", line=self.inputs[0].line
+            ) from None
 
     @staticmethod
-    def original_name(variable):
+    def terms(variable, term_names):
+        originals = term_names[variable.name]
+        return [(originals.get(n, n), entry[2]) for n, entry in variable.terms.items()]
+
+    @staticmethod
+    def original_names(variable):
+        """The variable's and its terms' names before FLL made them identifiers."""
+        name, terms = variable.name, {}
         if variable.description is not None:
             try:
-                name = json.loads(variable.description)
+                value = json.loads(variable.description)
             except ValueError:
-                return variable.name
-            if isinstance(name, str) and name.strip():
-                return name
-        return variable.name
+                return name, terms
+            if isinstance(value, dict):
+                listed = value.get("terms")
+                if isinstance(listed, list) and len(listed) == len(variable.terms):
+                    if all(isinstance(t, str) and t.strip() for t in listed):
+                        terms = dict(zip(variable.terms, listed, strict=False))
+                value = value.get("name")
+            if isinstance(value, str) and value.strip():
+                name = value
+        return name, terms
 
-    def rule(self, number, raw, text):
-        words = text.split()
-        if not words or words[0] != "if" or words.count("then") != 1:
-            raise FormatError("expected 'if ... then ...'", line=number, text=raw)
-        for word, feature in (
-            ("or", "OR"),
-            ("not", "NOT"),
-            ("with", "rule weight"),
-            ("(", "parentheses"),
+    def rule(self, number, raw, text, conjunction, disjunction):
+        try:
+            rule = parse_rule(text)
+        except ValueError as exc:
+            raise FormatError(f"{exc}", line=number, text=raw) from None
+        propositions = _antecedent_propositions(rule.antecedent)
+        for role, variables, chosen in (
+            ("input", self.inputs, propositions),
+            ("output", self.outputs, rule.consequent),
         ):
-            if word in words or (word == "(" and "(" in text):
-                raise FormatError(f"unsupported {feature} in a rule", line=number, text=raw)
-        split = words.index("then")
-        ins = self.propositions(words[1:split], self.inputs, number, raw, "input")
-        outs = self.propositions(words[split + 1 :], self.outputs, number, raw, "output")
-        return ins, outs
-
-    def propositions(self, words, variables, number, raw, role):
-        chosen = {}
-        clauses, clause = [], []
-        for word in words + ["and"]:
-            if word == "and":
-                clauses.append(clause)
-                clause = []
-            else:
-                clause.append(word)
-        for clause in clauses:
-            if len(clause) != 3 or clause[1] != "is":
-                what = "hedge" if len(clause) > 3 and clause[1] == "is" else "'variable is term'"
+            by_name = {v.name: v for v in variables}
+            seen = []
+            for proposition in chosen:
+                variable = by_name.get(proposition.variable)
+                if variable is None:
+                    raise FormatError(
+                        f"{proposition.variable!r} is not an {role} variable", line=number, text=raw
+                    )
+                if proposition.term is not None:
+                    if proposition.term not in variable.terms:
+                        raise FormatError(
+                            f"{variable.name} has no term {proposition.term!r}",
+                            line=number,
+                            text=raw,
+                        )
+                    variable.used.add(proposition.term)
+                seen.append(variable.name)
+            if self.engine == "randomts":
+                missing = [v.name for v in variables if v.name not in seen]
+                if missing or len(set(seen)) != len(seen):
+                    raise FormatError(
+                        f"unsupported rule without the {role} {missing[0]}; every randomts rule "
+                        f"uses every {role}"
+                        if missing
+                        else f"unsupported rule using an {role} twice in a randomts engine",
+                        line=number,
+                        text=raw,
+                    )
+        for operator, norm in (("and", conjunction), ("or", disjunction)):
+            if norm is None and _uses(rule.antecedent, operator):
+                setting = "conjunction" if operator == "and" else "disjunction"
                 raise FormatError(
-                    f"unsupported {what}" if what == "hedge" else f"expected {what}",
+                    f"the rule uses '{operator}' but the RuleBlock has no {setting}",
                     line=number,
                     text=raw,
                 )
-            name, _, term = clause
-            variable = next((v for v in variables if v.name == name), None)
-            if variable is None:
-                raise FormatError(f"{name!r} is not an {role} variable", line=number, text=raw)
-            if name in chosen:
-                raise FormatError(f"{name!r} appears twice in one rule", line=number, text=raw)
-            if term not in variable.terms:
-                raise FormatError(f"{name} has no term {term!r}", line=number, text=raw)
-            chosen[name] = term
-            variable.used.add(term)
-        missing = [v.name for v in variables if v.name not in chosen]
-        if missing:
-            raise FormatError(
-                f"unsupported rule without the {role} {missing[0]}; every randomts rule "
-                f"uses every {role}",
-                line=number,
-                text=raw,
-            )
-        return [chosen[v.name] for v in variables]
+        return rule, number
+
+
+def _antecedent_propositions(node):
+    if isinstance(node, Proposition):
+        return [node]
+    return [p for operand in node.operands for p in _antecedent_propositions(operand)]
+
+
+def _uses(node, operator):
+    if isinstance(node, Proposition):
+        return False
+    return node.operator == operator or any(_uses(o, operator) for o in node.operands)
+
+
+def _renamed(rule, names, term_names):
+    def proposition(p):
+        term = term_names[p.variable].get(p.term, p.term) if p.term is not None else None
+        return Proposition(names[p.variable], term, p.hedges)
+
+    def node(n):
+        if isinstance(n, Proposition):
+            return proposition(n)
+        return Connective(n.operator, tuple(node(o) for o in n.operands))
+
+    return Rule(node(rule.antecedent), tuple(proposition(p) for p in rule.consequent), rule.weight)
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _system_to_fll(system):
+    if system.name == "randomts" and not _strict(system):
+        raise ValueError(
+            "In FLL the engine name 'randomts' marks a rule base (every rule uses every input "
+            "and output, every term is used); give this system another name, e.g. "
+            "system.replace(name='system')."
+        )
+    for key, value, table in (
+        ("conjunction", system.conjunction, _TNORMS),
+        ("disjunction", system.disjunction, _SNORMS),
+    ):
+        if value not in table.values():
+            raise ValueError(f"fuzzylite has no {key} {value!r}.")
+    engine = re.sub(r"[#\n\r]", "_", system.name).strip() or "engine"
+    lines = [f"Engine: {engine}"]
+    names, term_names = {}, {}
+    for kind, variables in (("InputVariable", system.inputs), ("OutputVariable", system.outputs)):
+        identifiers = unique_names([_identifier(v.name) for v in variables])
+        for identifier, variable in zip(identifiers, variables, strict=False):
+            names[variable.name] = identifier
+            terms = unique_names([_identifier(t) for t in variable.terms])
+            term_names[variable.name] = dict(zip(variable.terms, terms, strict=False))
+            changed = terms != list(variable.terms)
+            lines.append(f"{kind}: {identifier}")
+            if changed:
+                description = {"name": variable.name, "terms": list(variable.terms)}
+            elif identifier != variable.name:
+                description = variable.name
+            else:
+                description = None
+            if description is not None:
+                lines.append(
+                    "  description: "
+                    + json.dumps(description, ensure_ascii=False).replace("#", "\\u0023")
+                )
+            lines += [
+                "  enabled: true",
+                f"  range: {_numbers(variable.range)}",
+                f"  lock-range: {'true' if variable.lock_range else 'false'}",
+            ]
+            if kind == "OutputVariable":
+                aggregation = next(k for k, v in _SNORMS.items() if v == variable.aggregation)
+                defuzzifier = (
+                    "WeightedAverage" if variable.defuzzifier == "wtaver" else "WeightedSum"
+                )
+                lines += [
+                    f"  aggregation: {'none' if variable.aggregation == 'sum' else aggregation}",
+                    f"  defuzzifier: {defuzzifier} TakagiSugeno",
+                    f"  default: {variable.default!r}",
+                    "  lock-previous: false",
+                ]
+            for term_name, term in variable.terms.items():
+                values, height = term._shown_parameters()
+                if height is not None:
+                    values = values + [height]
+                lines.append(
+                    f"  term: {term_names[variable.name][term_name]} {type(term).__name__} "
+                    f"{_numbers(values)}"
+                )
+    conjunction = next(k for k, v in _TNORMS.items() if v == system.conjunction)
+    disjunction = next(k for k, v in _SNORMS.items() if v == system.disjunction)
+    lines += [
+        "RuleBlock: rules",
+        "  enabled: true",
+        f"  conjunction: {conjunction}",
+        f"  disjunction: {disjunction}",
+        "  implication: none",
+        "  activation: General",
+    ]
+    for k, rule in enumerate(system.rules, start=1):
+        for p in _antecedent_propositions(rule.antecedent) + list(rule.consequent):
+            if any(not isinstance(h, str) for h in p.hedges):
+                raise ValueError(
+                    f"Rule {k}: fuzzylite has no power hedge {p.hedges[-1]!r} (only very = ^2 "
+                    "and somewhat = ^0.5)."
+                )
+        renamed = _renamed(
+            rule,
+            names,
+            term_names,
+        )
+        lines.append(f"  rule: {renamed.to_text()}")
+    return "\n".join(lines) + "\n"
+
+
+def _strict(system):
+    used = {v.name: set() for v in system.inputs + system.outputs}
+    for rule in system.rules:
+        antecedent = _antecedent_propositions(rule.antecedent)
+        for group, variables in ((antecedent, system.inputs), (rule.consequent, system.outputs)):
+            if sorted(p.variable for p in group) != sorted(v.name for v in variables):
+                return False
+            for p in group:
+                used[p.variable].add(p.term)
+    return all(set(v.terms) == used[v.name] for v in system.inputs + system.outputs)

@@ -41,9 +41,10 @@ import re
 from ..exceptions import FormatError
 from ._base import RuleBaseFormat
 
-__all__ = ["JsonFormat", "FORMAT_ID", "VERSION"]
+__all__ = ["JsonFormat", "FORMAT_ID", "SYSTEM_FORMAT_ID", "VERSION"]
 
 FORMAT_ID = "randomts-rulebase"
+SYSTEM_FORMAT_ID = "randomts-fuzzy-system"
 VERSION = 1
 _KEYS = (
     "format",
@@ -78,7 +79,11 @@ class JsonFormat(RuleBaseFormat):
     extensions = (".json",)
 
     def to_string(self, rule_base) -> str:
-        """The rule base as JSON text, one rule per line in each array."""
+        """The rule base (or FuzzySystem) as JSON text, one rule per line in each array."""
+        from ..fuzzy_system import FuzzySystem
+
+        if isinstance(rule_base, FuzzySystem):
+            return _system_to_json(rule_base)
         try:
             metadata = json.dumps(
                 rule_base.metadata, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
@@ -109,7 +114,10 @@ class JsonFormat(RuleBaseFormat):
         """Rebuild the rule base; any defect raises FormatError with a line number."""
         from ..rulebase import RuleBase
 
-        document = _decode(text)
+        document = _parse(text)
+        if isinstance(document, dict) and document.get("format") == SYSTEM_FORMAT_ID:
+            return _system_from_json(text, document)
+        document = _decode(text, document)
         check = _Checker(text, document)
         check.equal("format", FORMAT_ID)
         version = check.integer("version")
@@ -146,7 +154,7 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a finite number")
 
 
-def _decode(text):
+def _parse(text):
     try:
         document = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -164,6 +172,10 @@ def _decode(text):
         ) from None
     except RecursionError:
         raise FormatError("invalid JSON: nested too deeply", line=1) from None
+    return document
+
+
+def _decode(text, document):
     if not isinstance(document, dict):
         raise FormatError(
             "expected a JSON object {...} at the top", line=1, text=text.split("\n")[0]
@@ -243,3 +255,183 @@ class _Checker:
         if len(set(value)) != len(value):
             self.fail(key, f"{key!r} must hold distinct names")
         return value
+
+
+# ------------------------------------------------------------ fuzzy systems
+_SYSTEM_KEYS = (
+    "format",
+    "version",
+    "name",
+    "conjunction",
+    "disjunction",
+    "inputs",
+    "outputs",
+    "rules",
+    "metadata",
+)
+
+
+def _bound(value):
+    return None if abs(value) == float("inf") else value
+
+
+def _terms(variable):
+    return [
+        {"name": name, "type": type(term).__name__, "parameters": list(term.parameters)}
+        for name, term in variable.terms.items()
+    ]
+
+
+def _system_to_json(system):
+    try:
+        metadata = json.dumps(
+            system.metadata, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
+        )
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The system's metadata cannot be saved as JSON: {exc}") from None
+    parts = [
+        f"  {_dump(key)}: {_dump(value)}"
+        for key, value in (
+            ("format", SYSTEM_FORMAT_ID),
+            ("version", VERSION),
+            ("name", system.name),
+            ("conjunction", system.conjunction),
+            ("disjunction", system.disjunction),
+        )
+    ]
+    for key, variables in (("inputs", system.inputs), ("outputs", system.outputs)):
+        items = []
+        for variable in variables:
+            item = {
+                "name": variable.name,
+                "range": [_bound(v) for v in variable.range],
+                "lock_range": variable.lock_range,
+            }
+            if key == "outputs":
+                item["defuzzifier"] = variable.defuzzifier
+                item["aggregation"] = variable.aggregation
+                item["default"] = None if variable.default != variable.default else variable.default
+            item["terms"] = _terms(variable)
+            items.append(item)
+        parts.append(_rows(key, items))
+    parts.append(_rows("rules", [rule.to_text() for rule in system.rules]))
+    parts.append('  "metadata": ' + metadata.replace("\n", "\n  "))
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _system_from_json(text, document):
+    from ..fuzzy_system import FuzzySystem, InputVariable, OutputVariable, parse_rule
+    from ..terms import make_term
+
+    check = _Checker(text, document)
+    missing = [k for k in _SYSTEM_KEYS if k not in document]
+    if missing:
+        check.fail("format", f"missing key(s) {missing} of a randomts fuzzy system")
+    unknown = sorted(set(document) - set(_SYSTEM_KEYS))
+    if unknown:
+        check.fail(unknown[0], f"unknown key(s) {unknown} in a version {VERSION} fuzzy system")
+    version = check.integer("version")
+    if version != VERSION:
+        check.fail("version", f"version {version} is not one this randomts reads ({VERSION})")
+    if not isinstance(document["metadata"], dict):
+        check.fail("metadata", "'metadata' must be an object")
+
+    def where(key, index, what):
+        """The line of item ``index`` of list ``key`` (its name), for messages."""
+        item = document[key][index] if isinstance(document[key], list) else None
+        name = item.get("name") if isinstance(item, dict) else None
+        position = text.find(json.dumps(name, ensure_ascii=False)) if isinstance(name, str) else -1
+        if position < 0:
+            check.fail(key, what)
+        line = text.count("\n", 0, position) + 1
+        raise FormatError(what, line=line, text=check.lines[line - 1])
+
+    variables = {}
+    for key, cls in (("inputs", InputVariable), ("outputs", OutputVariable)):
+        items = document[key]
+        if not isinstance(items, list) or not items:
+            check.fail(key, f"{key!r} must be a non-empty list of variables")
+        built = []
+        for index, item in enumerate(items):
+            try:
+                if not isinstance(item, dict):
+                    raise TypeError(f"{key}[{index}] must be an object")
+                extra = sorted(
+                    set(item)
+                    - {
+                        "name",
+                        "range",
+                        "lock_range",
+                        "terms",
+                        "defuzzifier",
+                        "aggregation",
+                        "default",
+                    }
+                )
+                if extra:
+                    raise ValueError(f"unknown key(s) {extra} in {key}[{index}]")
+                low, high = item["range"]
+                low = float("-inf") if low is None else low
+                high = float("inf") if high is None else high
+                terms = []
+                for term in item["terms"]:
+                    if set(term) != {"name", "type", "parameters"}:
+                        raise ValueError("a term needs exactly 'name', 'type' and 'parameters'")
+                    parameters = term["parameters"]
+                    if not isinstance(parameters, list) or any(
+                        isinstance(v, bool) or not isinstance(v, numbers.Real) for v in parameters
+                    ):
+                        raise TypeError(f"the parameters of term {term['name']!r} must be numbers")
+                    terms.append((term["name"], make_term(term["type"], parameters)))
+                options = {}
+                if cls is OutputVariable:
+                    options = {k: item[k] for k in ("defuzzifier", "aggregation")}
+                    options["default"] = (
+                        float("nan") if item["default"] is None else item["default"]
+                    )
+                built.append(
+                    cls(item["name"], terms, (low, high), lock_range=item["lock_range"], **options)
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                problem = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+                where(key, index, f"{key}[{index}]: {problem.rstrip('.')}")
+        variables[key] = built
+    rules = document["rules"]
+    if not isinstance(rules, list) or not rules or not all(isinstance(r, str) for r in rules):
+        check.fail("rules", "'rules' must be a non-empty list of rule strings")
+    parsed = []
+    for index, rule in enumerate(rules):
+        try:
+            parsed.append(parse_rule(rule))
+        except ValueError as exc:
+            position = text.find(json.dumps(rule, ensure_ascii=False))
+            line = text.count("\n", 0, max(position, 0)) + 1
+            raise FormatError(
+                f"rules[{index}]: {exc}", line=line, text=check.lines[line - 1]
+            ) from None
+    for key in ("name", "conjunction", "disjunction"):
+        if not isinstance(document[key], str):
+            check.fail(key, f"{key!r} must be a string")
+    try:
+        return FuzzySystem(
+            variables["inputs"],
+            variables["outputs"],
+            parsed,
+            conjunction=document["conjunction"],
+            disjunction=document["disjunction"],
+            name=document["name"],
+            metadata=document["metadata"],
+        )
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        match = re.match(r"^Rule (\d+): ", message)
+        if match:
+            rule = rules[int(match.group(1)) - 1]
+            position = text.find(json.dumps(rule, ensure_ascii=False))
+            line = text.count("\n", 0, max(position, 0)) + 1
+            raise FormatError(message.rstrip("."), line=line, text=check.lines[line - 1]) from None
+        key = next(
+            (k for k in ("conjunction", "disjunction", "name") if repr(document[k]) in message),
+            "format",
+        )
+        check.fail(key, f"not a valid fuzzy system: {message}")
