@@ -25,6 +25,7 @@ __all__ = [
     "atomic_write",
     "read_text",
     "variable_ranges",
+    "declared_ranges",
 ]
 
 #: Largest file a reader opens (bytes): 256 MiB, about ten million numbers.
@@ -179,12 +180,13 @@ def atomic_write(path, data: bytes) -> None:
 
 
 def variable_ranges(rule_base):
-    """Nominal ranges of the inputs and outputs, for formats that declare them.
+    """Ranges of the inputs and outputs, for formats that declare them.
 
-    Inputs: every centre plus and minus three widths, widened to the data's
-    range ``metadata["input_range"]`` when the rule base records one.
-    Outputs: ``metadata["output_range"]`` if recorded, else the span of the
-    rules' consequents at their own centres. Ranges never change outputs.
+    The recorded ranges (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`:
+    the training data's, or those read from a file) when the rule base has
+    them. Otherwise, inputs: every centre plus and minus three widths;
+    outputs: the span of the rules' consequents at their own centres (widened
+    by 1 on each side if that span is a point). Ranges never change outputs.
 
     Returns
     -------
@@ -194,22 +196,19 @@ def variable_ranges(rule_base):
     Examples
     --------
     >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]],
-    ...               metadata={"input_range": [[-5.0, 1.0]]})
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
     >>> variable_ranges(rb)
-    (array([[-5.,  3.]]), array([[1., 3.]]))
+    (array([[-3.,  3.]]), array([[1., 3.]]))
+    >>> variable_ranges(rb.replace(input_range=[[-0.5, 1.0]]))[0]
+    array([[-0.5,  1. ]])
     """
     centers, sigmas = rule_base.centers, rule_base.sigmas
-    inputs = np.stack(
-        [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
-    )
-    recorded = _recorded_range(rule_base.metadata.get("input_range"), rule_base.n_features)
-    if recorded is not None:
+    inputs = rule_base.input_range
+    if inputs is None:
         inputs = np.stack(
-            [np.minimum(inputs[:, 0], recorded[:, 0]), np.maximum(inputs[:, 1], recorded[:, 1])],
-            axis=1,
+            [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
         )
-    outputs = _recorded_range(rule_base.metadata.get("output_range"), rule_base.n_outputs)
+    outputs = rule_base.output_range
     if outputs is None:
         at_centers = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
         outputs = np.stack([at_centers.min(axis=0), at_centers.max(axis=0)], axis=1)
@@ -218,16 +217,25 @@ def variable_ranges(rule_base):
     return inputs, outputs
 
 
-def _recorded_range(value, count):
-    """``value`` as a (count, 2) array of finite low <= high pairs, or None if it is not one."""
+def declared_ranges(values):
+    """A list of ``[low, high]`` pairs read from a file, as a (n, 2) array, or None.
+
+    None unless every pair is finite with ``low <= high``: such ranges are
+    kept as the rule base's recorded ranges, others are not.
+
+    Examples
+    --------
+    >>> declared_ranges([[0.0, 1.0], [-2.0, 2.0]]).shape
+    (2, 2)
+    >>> declared_ranges([[0.0, float("inf")]]) is None
+    True
+    """
     try:
-        array = np.asarray(value, dtype=float)
+        array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         return None
-    if (
-        array.shape != (count, 2)
-        or not np.all(np.isfinite(array))
-        or np.any(array[:, 0] > array[:, 1])
-    ):
+    if array.ndim != 2 or array.shape[1] != 2:
+        return None
+    if not np.all(np.isfinite(array)) or np.any(array[:, 0] > array[:, 1]):
         return None
     return array

@@ -19,7 +19,7 @@ order)::
 
     [Input1]
     Name='x1'
-    Range=[-4.2 3.9]              # covers every centre +- 3 widths and the data
+    Range=[-4.2 3.9]              # the training data's range (else every centre +- 3 widths)
     NumMFs=3                      # one membership function per rule
     MF1='r1':'gaussmf',[sigma center]
     ...
@@ -58,7 +58,7 @@ from __future__ import annotations
 import re
 
 from ..exceptions import FormatError
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, declared_ranges, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FisFormat"]
@@ -143,7 +143,21 @@ class FisFormat(RuleBaseFormat):
 
     def from_string(self, text):
         """Read a Sugeno FIS with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        reader = _Reader(text)
+        rule_base = reader.rule_base()
+        return rule_base.replace(  # the declared ranges become the recorded ones
+            input_range=_declared(reader.inputs), output_range=_declared(reader.outputs)
+        )
+
+
+def _declared(sections):
+    """The ``Range=[low high]`` of checked variable sections, in order (see declared_ranges)."""
+    return declared_ranges(
+        [
+            _Reader.numbers(sections[k]["Range"][2][1:-1], *sections[k]["Range"][:2], "Range")
+            for k in sorted(sections)
+        ]
+    )
 
 
 class _Reader:

@@ -61,7 +61,7 @@ import json
 import re
 
 from ..exceptions import FormatError
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, declared_ranges, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FllFormat"]
@@ -148,7 +148,12 @@ class FllFormat(RuleBaseFormat):
 
     def from_string(self, text):
         """Read a Takagi-Sugeno engine with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        reader = _Reader(text)
+        rule_base = reader.rule_base()
+        return rule_base.replace(  # the declared ranges become the recorded ones
+            input_range=declared_ranges([v.range for v in reader.inputs]),
+            output_range=declared_ranges([v.range for v in reader.outputs]),
+        )
 
 
 def _variable_head(kind, name, original, value_range):
@@ -168,6 +173,7 @@ class _Variable:
         self.used = set()
         self.description = None
         self.settings = {}
+        self.range = None
 
 
 class _Reader:
@@ -251,6 +257,7 @@ class _Reader:
             parts = value.split()
             if len(parts) != 2 or not all(_NUMBER.match(p) or p in ("-inf", "inf") for p in parts):
                 raise FormatError("range must be two numbers", line=number, text=raw)
+            variable.range = [float(p) for p in parts]
         elif key in ("aggregation", "defuzzifier", "default") and variable.kind == "OutputVariable":
             variable.settings[key] = (value, number, raw)
         else:

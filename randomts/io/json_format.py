@@ -16,7 +16,9 @@ allowed)::
       "intercept": [H lists of m numbers],        # b_i
       "metadata": {...}                # how it was made: library version,
                                        # estimator params (seed, distributions,
-                                       # standardisation), input_mean/input_scale
+                                       # standardisation), input_mean/input_scale,
+                                       # and the recorded input_range/output_range
+                                       # ([low, high] per variable), when known
     }
 
 Numbers are written with ``repr`` (shortest round-trip form), so a loaded
@@ -79,9 +81,13 @@ class JsonFormat(RuleBaseFormat):
 
     def to_string(self, rule_base) -> str:
         """The rule base as JSON text, one rule per line in each array."""
+        recorded = rule_base.metadata  # the recorded ranges are kept with it, as JSON lists
+        for key in ("input_range", "output_range"):
+            if getattr(rule_base, key) is not None:
+                recorded[key] = getattr(rule_base, key).tolist()
         try:
             metadata = json.dumps(
-                rule_base.metadata, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
+                recorded, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
             )
         except (TypeError, ValueError) as exc:
             raise ValueError(f"The rule base's metadata cannot be saved as JSON: {exc}") from None
