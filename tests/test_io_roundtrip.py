@@ -230,3 +230,15 @@ def test_a_name_ending_in_a_newline_is_quoted_not_written_bare(fmt):
     """Found by hypothesis: ``$`` in a regex also matches before a final newline."""
     rule_base = random_model(0, n_rules=2).replace(input_names=["0", "00", "A\n"])
     assert loads(dumps(rule_base, fmt), fmt).input_names == ("0", "00", "A\n")
+
+
+def test_a_constant_variable_gets_a_range_of_positive_length():
+    rule_base = random_model(3, n_features=3, n_outputs=2).replace(
+        input_range=[[2.0, 2.0], [0.0, 1.0], [-1.0, 1.0]], output_range=[[5.0, 5.0], [0.0, 1.0]]
+    )
+    declared = _declared(dumps(rule_base, "fis"), "Range=[", "]")
+    lows = rule_base.centers[:, 0] - 3 * rule_base.sigmas[:, 0]
+    highs = rule_base.centers[:, 0] + 3 * rule_base.sigmas[:, 0]
+    assert declared[0] == [min(2.0, lows.min()), max(2.0, highs.max())]
+    assert declared[1:3] == [[0.0, 1.0], [-1.0, 1.0]]
+    assert declared[3:] == [[4.0, 6.0], [0.0, 1.0]]

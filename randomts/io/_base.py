@@ -185,8 +185,10 @@ def variable_ranges(rule_base):
     The recorded ranges (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`:
     the training data's, or those read from a file) when the rule base has
     them. Otherwise, inputs: every centre plus and minus three widths;
-    outputs: the span of the rules' consequents at their own centres (widened
-    by 1 on each side if that span is a point). Ranges never change outputs.
+    outputs: the span of the rules' consequents at their own centres. A range
+    that is one point (a constant variable) is widened, as MATLAB requires
+    ``low < high``: an input's to also cover every centre plus and minus three
+    widths, an output's by 1 on each side. Ranges never change outputs.
 
     Returns
     -------
@@ -203,17 +205,23 @@ def variable_ranges(rule_base):
     array([[-0.5,  1. ]])
     """
     centers, sigmas = rule_base.centers, rule_base.sigmas
-    inputs = rule_base.input_range
-    if inputs is None:
-        inputs = np.stack(
-            [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
-        )
+    spans = np.stack(
+        [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
+    )
+    inputs = spans if rule_base.input_range is None else rule_base.input_range.copy()
+    flat = inputs[:, 0] == inputs[:, 1]  # a constant input: MATLAB wants low < high
+    inputs[flat] = np.stack(
+        [np.minimum(inputs[flat, 0], spans[flat, 0]), np.maximum(inputs[flat, 1], spans[flat, 1])],
+        axis=1,
+    )
     outputs = rule_base.output_range
     if outputs is None:
         at_centers = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
         outputs = np.stack([at_centers.min(axis=0), at_centers.max(axis=0)], axis=1)
-        flat = outputs[:, 0] == outputs[:, 1]
-        outputs[flat] += [-1.0, 1.0]
+    else:
+        outputs = outputs.copy()
+    flat = outputs[:, 0] == outputs[:, 1]
+    outputs[flat] += [-1.0, 1.0]
     return inputs, outputs
 
 
