@@ -590,9 +590,16 @@ def format_html(rule_base, precision=4, *, max_rules=20) -> str:
     max_rules = check_int(max_rules, "max_rules", low=1)
     mode = "weighted average" if rule_base.normalize else "weighted sum"
     esc = html.escape
+    sizes = ", ".join(
+        f"{count} {word}{'' if count == 1 else 's'}"
+        for count, word in (
+            (rule_base.n_rules, "rule"),
+            (rule_base.n_features, "input"),
+            (rule_base.n_outputs, "output"),
+        )
+    )
     caption = (
-        f"Takagi-Sugeno rule base: {rule_base.n_rules} rules, {rule_base.n_features} inputs, "
-        f"{rule_base.n_outputs} outputs, {mode}; x is about c (±s): Gaussian set, "
+        f"Takagi-Sugeno rule base: {sizes}, {mode}; x is about c (±s): Gaussian set, "
         "y = output at the rule's centre + slope·(x - c)"
     )
     head = ["rule"] + [f"IF {n} is" for n in rule_base.input_names]

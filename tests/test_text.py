@@ -199,7 +199,7 @@ def test_html_is_a_compact_escaped_table_with_rounded_numbers():
     assert page.startswith('<table class="randomts-rules">') and page.endswith("</table>")
     assert "&lt;b&gt;" in page and "a &amp; b" in page and "<b>" not in page
     assert page.count("<tr>") == 1 + 20 + 1  # header, 20 rules, "... 10 more rules"
-    assert "10 more rules" in page
+    assert "10 more rules" in page and "30 rules, 2 inputs, 1 output, weighted sum" in page
     c = rule_base.centers[0, 0]
     assert f"<td>about {c:.4g} (±{rule_base.sigmas[0, 0]:.4g})</td>" in page
     assert repr(float(c)) not in page
