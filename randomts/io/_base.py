@@ -24,8 +24,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "atomic_write",
     "read_text",
-    "variable_ranges",
     "declared_ranges",
+    "variable_ranges",
 ]
 
 #: Largest file a reader opens (bytes): 256 MiB, about ten million numbers.
@@ -238,12 +238,19 @@ def declared_ranges(values):
     >>> declared_ranges([[0.0, float("inf")]]) is None
     True
     """
+    return _recorded_range(values, len(values))
+
+
+def _recorded_range(value, count):
+    """``value`` as a (count, 2) array of finite low <= high pairs, or None if it is not one."""
     try:
-        array = np.asarray(values, dtype=float)
+        array = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         return None
-    if array.ndim != 2 or array.shape[1] != 2:
-        return None
-    if not np.all(np.isfinite(array)) or np.any(array[:, 0] > array[:, 1]):
+    if (
+        array.shape != (count, 2)
+        or not np.all(np.isfinite(array))
+        or np.any(array[:, 0] > array[:, 1])
+    ):
         return None
     return array

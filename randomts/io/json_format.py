@@ -81,13 +81,13 @@ class JsonFormat(RuleBaseFormat):
 
     def to_string(self, rule_base) -> str:
         """The rule base as JSON text, one rule per line in each array."""
-        recorded = rule_base.metadata  # the recorded ranges are kept with it, as JSON lists
-        for key in ("input_range", "output_range"):
-            if getattr(rule_base, key) is not None:
-                recorded[key] = getattr(rule_base, key).tolist()
         try:
             metadata = json.dumps(
-                recorded, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
+                _with_ranges(rule_base),
+                allow_nan=False,
+                ensure_ascii=False,
+                indent=2,
+                sort_keys=True,
             )
         except (TypeError, ValueError) as exc:
             raise ValueError(f"The rule base's metadata cannot be saved as JSON: {exc}") from None
@@ -249,3 +249,12 @@ class _Checker:
         if len(set(value)) != len(value):
             self.fail(key, f"{key!r} must hold distinct names")
         return value
+
+
+def _with_ranges(rule_base):
+    """The metadata, with the recorded ranges (as lists) where files have always kept them."""
+    metadata = rule_base.metadata
+    for key in ("input_range", "output_range"):
+        if getattr(rule_base, key) is not None:
+            metadata[key] = getattr(rule_base, key).tolist()
+    return metadata
