@@ -73,6 +73,15 @@ def _rows(name, rows) -> str:
     return f'  "{name}": [\n{body}\n  ]'
 
 
+def _with_ranges(rule_base):
+    """The metadata, with the recorded ranges (as lists) where files have always kept them."""
+    metadata = rule_base.metadata
+    for key in ("input_range", "output_range"):
+        if getattr(rule_base, key) is not None:
+            metadata[key] = getattr(rule_base, key).tolist()
+    return metadata
+
+
 class JsonFormat(RuleBaseFormat):
     """A documented, versioned JSON object (see the module docstring)."""
 
@@ -249,12 +258,3 @@ class _Checker:
         if len(set(value)) != len(value):
             self.fail(key, f"{key!r} must hold distinct names")
         return value
-
-
-def _with_ranges(rule_base):
-    """The metadata, with the recorded ranges (as lists) where files have always kept them."""
-    metadata = rule_base.metadata
-    for key in ("input_range", "output_range"):
-        if getattr(rule_base, key) is not None:
-            metadata[key] = getattr(rule_base, key).tolist()
-    return metadata
