@@ -271,8 +271,7 @@ def linguistic_labels(rule_base, n_labels=3, *, X=None):
         ranges = np.column_stack([X.min(axis=0), X.max(axis=0)])
     low, high = ranges[:, 0], ranges[:, 1]
     span = high - low
-    with np.errstate(divide="ignore", invalid="ignore"):
-        place = np.where(span > 0, (rule_base.centers - low) / np.where(span > 0, span, 1), 0.5)
+    place = np.where(span > 0, (rule_base.centers - low) / np.where(span > 0, span, 1.0), 0.5)
     labels = []
     for i in range(rule_base.n_rules):
         row = []
