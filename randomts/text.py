@@ -341,11 +341,13 @@ def _readable_antecedents(rule_base, rule, precision, labels):
     return parts
 
 
-def _check_options(rule_base, precision, labels, X, top):
+def _check_options(rule_base, precision, labels, X, top, centered):
     """Validated ``(precision, n_labels or None, order of the rules, importances or None)``."""
     from ._validation import check_int
     from .importance import rule_importance
 
+    if not isinstance(centered, (bool, np.bool_)):
+        raise TypeError(f"The 'centered' parameter must be a bool; got {centered!r}.")
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
     if labels is None or labels is False:
@@ -417,7 +419,9 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     R1 (84.4%): IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
     # ... 1 less important rules not shown (15.6% of the absolute contributions)
     """
-    precision, n_labels, order, importance = _check_options(rule_base, precision, labels, X, top)
+    precision, n_labels, order, importance = _check_options(
+        rule_base, precision, labels, X, top, centered
+    )
     names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
     mode = "weighted average" if rule_base.normalize else "weighted sum"
     inputs = ", ".join(format_name(n) for n in rule_base.input_names)
@@ -528,7 +532,9 @@ def format_table(
     R2            0.7271       -1        2           3        0
     R1            0.2729      0.5     0.25         0.1      1.5
     """
-    precision, n_labels, order, importance = _check_options(rule_base, precision, labels, X, top)
+    precision, n_labels, order, importance = _check_options(
+        rule_base, precision, labels, X, top, centered
+    )
     label_names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
     names = [format_name(n) for n in rule_base.input_names]
     headers = ["rule"] + (["importance"] if importance is not None else [])

@@ -211,6 +211,8 @@ def test_text_and_table_reject_a_bad_precision():
         rule_base.to_text(precision=0)
     with pytest.raises(ValueError, match="The 'precision' parameter must be an int in the range"):
         rule_base.table(precision=0)
+    with pytest.raises(TypeError, match="The 'centered' parameter must be a bool; got 'no'"):
+        rule_base.to_text(centered="no")
 
 
 def test_table_rejects_an_unknown_format():
