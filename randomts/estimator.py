@@ -309,9 +309,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _set_rule_base(self, rule_base, n_samples):
         """Store the fitted rule base, in the data's own units, with its provenance.
 
-        The metadata record the training ranges (``input_range``,
-        ``output_range``: ``[min, max]`` per variable), which the FIS and FLL
-        writers use as the variables' ranges.
+        The rule base records the training ranges (``input_range``,
+        ``output_range``: ``[min, max]`` per variable), which text labels, plots
+        and the FIS and FLL writers use.
         """
         low, high = self._ranges
         n_features = rule_base.n_features
@@ -321,15 +321,17 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             "estimator": type(self).__name__,
             "params": _jsonable(self.get_params()),
             "n_samples_fit": int(n_samples),
-            "input_range": np.column_stack([low[:n_features], high[:n_features]]).tolist(),
-            "output_range": np.column_stack([low[n_features:], high[n_features:]]).tolist(),
         }
         if self._scaling is not None:
             mean, scale = self._scaling
             rule_base = rule_base.in_original_units(mean, scale)
             metadata["input_mean"] = mean.tolist()
             metadata["input_scale"] = scale.tolist()
-        self.rule_base_ = rule_base.replace(metadata=metadata)
+        self.rule_base_ = rule_base.replace(
+            metadata=metadata,
+            input_range=np.column_stack([low[:n_features], high[:n_features]]),
+            output_range=np.column_stack([low[n_features:], high[n_features:]]),
+        )
 
     def predict(self, X):
         """Predict with the fitted rule base.

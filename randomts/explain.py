@@ -9,10 +9,16 @@ with :math:`\\tilde w_i = w_i` (weighted sum) or :math:`\\tilde w_i = w_i /
 strength with their contributions :math:`c_i`; the rules not listed are
 summed into one remainder, so the listed contributions plus the remainder add
 up to the prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``).
+
+A rule's **share** is its contribution over the total absolute contribution,
+:math:`s_i = c_i / \\sum_l |c_l|` (per output): signed, and the shares of the
+listed rules and the share of the rest (:math:`\\sum_{\\text{rest}} |c_l| /
+\\sum_l |c_l|`) add up to 1 in absolute value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,9 +46,17 @@ class Explanation:
     rule_outputs : ndarray of shape (k, n_outputs)
         Their consequents ``A_i x + b_i``.
     contributions : ndarray of shape (k, n_outputs)
-        Their shares of the output.
+        Their contributions ``c_i`` to the output (they and ``remainder`` sum to
+        ``prediction``).
+    shares : ndarray of shape (k, n_outputs)
+        Their contributions divided by the sum of the absolute contributions
+        of all rules, ``c_i / sum_l |c_l|``: signed, in [-1, 1] (zeros for an
+        output whose contributions are all zero).
     remainder : ndarray of shape (n_outputs,)
         The summed contributions of the rules not listed (zeros if all are).
+    remainder_share : ndarray of shape (n_outputs,)
+        The absolute contributions of the rules not listed over the same sum,
+        so that ``abs(shares).sum(axis=0) + remainder_share`` is 1.
     prediction : ndarray of shape (n_outputs,)
         The rule base's output at ``x`` (:meth:`RuleBase.predict`).
     input_names, output_names : tuple of str
@@ -59,7 +73,9 @@ class Explanation:
     normalized_strengths: np.ndarray
     rule_outputs: np.ndarray
     contributions: np.ndarray
+    shares: np.ndarray
     remainder: np.ndarray
+    remainder_share: np.ndarray
     prediction: np.ndarray
     input_names: tuple
     output_names: tuple
@@ -70,8 +86,10 @@ class Explanation:
         """The explanation as a table: one row per listed rule, then the rest and the total.
 
         Columns: ``rule``, ``w`` (firing strength), ``w/sum(w)``, and for each
-        output ``y``: ``y: rule`` (the rule's consequent ``A_i x + b_i``) and
-        ``y: share`` (its contribution).
+        output ``y``: ``y: rule`` (the rule's consequent ``A_i x + b_i``),
+        ``y: contribution`` (``w (A_i x + b_i)``, with ``w`` normalised for a
+        weighted average) and ``y: share`` (the contribution over the sum of
+        the absolute contributions, :attr:`shares`).
 
         Parameters
         ----------
@@ -85,32 +103,36 @@ class Explanation:
         >>> from randomts import RuleBase
         >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]], intercept=[[1.0], [5.0]])
         >>> print(explain(rb, [2.0], top=1).to_table(fmt="github"))
-        | rule          |   w |   w/sum(w) |   y: rule |   y: share |
-        |---------------|-----|------------|-----------|------------|
-        | R2            |   1 |     0.8808 |         5 |          5 |
-        | 1 other rules |     |            |           |     0.1353 |
-        | total         |     |            |           |      5.135 |
+        | rule          |   w |   w/sum(w) |   y: rule |   y: contribution |   y: share |
+        |---------------|-----|------------|-----------|-------------------|------------|
+        | R2            |   1 |     0.8808 |         5 |                 5 |     0.9736 |
+        | 1 other rules |     |            |           |            0.1353 |    0.02635 |
+        | total         |     |            |           |             5.135 |            |
         """
         check_option(fmt, "fmt", TABLE_FORMATS)
         number = lambda v: format_number(v, precision)  # noqa: E731
         headers = ["rule", "w", "w/sum(w)"]
         for out in self.output_names:
-            headers += [f"{format_name(out)}: rule", f"{format_name(out)}: share"]
+            headers += [f"{format_name(out)}: {h}" for h in ("rule", "contribution", "share")]
         rows = []
         for k, index in enumerate(self.rules):
             row = [f"R{index + 1}", number(self.strengths[k]), number(self.normalized_strengths[k])]
             for m in range(len(self.output_names)):
-                row += [number(self.rule_outputs[k, m]), number(self.contributions[k, m])]
+                row += [
+                    number(self.rule_outputs[k, m]),
+                    number(self.contributions[k, m]),
+                    number(self.shares[k, m]),
+                ]
             rows.append(row)
         hidden = self.n_rules - len(self.rules)
         if hidden:
             row = [f"{hidden} other rules", "", ""]
-            for value in self.remainder:
-                row += ["", number(value)]
+            for value, share in zip(self.remainder, self.remainder_share, strict=True):
+                row += ["", number(value), number(share)]
             rows.append(row)
         row = ["total", "", ""]
         for value in self.prediction:
-            row += ["", number(value)]
+            row += ["", number(value), ""]
         rows.append(row)
         return render_table(headers, rows, fmt)
 
@@ -124,19 +146,19 @@ class Explanation:
         ...               coef=[[[1.0]], [[0.0]]], intercept=[[0.0], [5.0]])
         >>> print(explain(rb, [1.0]).to_text())
         x1 = 1: y = 3.639 (weighted sum of 2 rules)
-        rule         w    w/sum(w)    y: rule    y: share
-        R1      0.6065         0.5          1      0.6065
-        R2      0.6065         0.5          5       3.033
-        total                                       3.639
+        rule         w    w/sum(w)    y: rule    y: contribution    y: share
+        R1      0.6065         0.5          1             0.6065      0.1667
+        R2      0.6065         0.5          5              3.033      0.8333
+        total                                              3.639
         """
         mode = "weighted average" if self.normalize else "weighted sum"
         where = ", ".join(
             f"{format_name(n)} = {format_number(v, precision)}"
-            for n, v in zip(self.input_names, self.x)
+            for n, v in zip(self.input_names, self.x, strict=True)
         )
         outputs = ", ".join(
             f"{format_name(n)} = {format_number(v, precision)}"
-            for n, v in zip(self.output_names, self.prediction)
+            for n, v in zip(self.output_names, self.prediction, strict=True)
         )
         summary = f"{where}: {outputs} ({mode} of {self.n_rules} rules)"
         return summary + "\n" + self.to_table(fmt, precision)
@@ -152,8 +174,10 @@ def explain(rule_base, x, top=None) -> Explanation:
     ----------
     rule_base : RuleBase
         The model.
-    x : array-like of shape (n_features,) or (1, n_features)
-        One input.
+    x : array-like of shape (n_features,) or (1, n_features), dict, Series or DataFrame
+        One input: values in the order of :attr:`RuleBase.input_names`, or a
+        dict, a pandas Series or a one-row DataFrame whose names are exactly
+        the input names (in any order).
     top : int, optional
         List only the ``top`` rules with the largest firing strengths (ties in
         rule order); the others are summed into ``Explanation.remainder``.
@@ -175,29 +199,84 @@ def explain(rule_base, x, top=None) -> Explanation:
     >>> total = e.contributions.sum(axis=0) + e.remainder
     >>> bool(np.allclose(total, e.prediction, rtol=1e-12))
     True
+    >>> bool(np.isclose(np.abs(e.shares).sum() + e.remainder_share[0], 1.0))
+    True
+    >>> explain(rb, {"x2": -0.1, "x1": 0.2}, top=2).rules.tolist() == e.rules.tolist()
+    True
     """
-    x = check_matrix(x, "x", ndim=1, n_columns=rule_base.n_features, owner="this rule base")
+    x = _one_input(rule_base, x)
     X = x[None, :]
     if top is not None:
         top = min(check_int(top, "top", low=1), rule_base.n_rules)
     raw = rule_base.firing_strengths(X, normalize=False)[0]
-    shares = rule_base.firing_strengths(X, normalize=True)[0]
+    normalized = rule_base.firing_strengths(X, normalize=True)[0]
     outputs = rule_base.rule_outputs(X)[0]
     contributions = rule_base.contributions(X)[0]
-    order = np.argsort(-shares, kind="stable")
+    total = np.abs(contributions).sum(axis=0)
+    shares = np.divide(contributions, total, out=np.zeros_like(contributions), where=total > 0)
+    order = np.argsort(-normalized, kind="stable")
     cut = rule_base.n_rules if top is None else top
     shown, hidden = order[:cut], order[cut:]
     return Explanation(
         x=x,
         rules=shown,
         strengths=raw[shown],
-        normalized_strengths=shares[shown],
+        normalized_strengths=normalized[shown],
         rule_outputs=outputs[shown],
         contributions=contributions[shown],
+        shares=shares[shown],
         remainder=contributions[hidden].sum(axis=0),
+        remainder_share=np.abs(shares[hidden]).sum(axis=0),
         prediction=rule_base.predict(X)[0],
         input_names=rule_base.input_names,
         output_names=rule_base.output_names,
         n_rules=rule_base.n_rules,
         normalize=rule_base.normalize,
     )
+
+
+def _one_input(rule_base, x):
+    """One input as a float vector in the rule base's input order.
+
+    A mapping (dict), a pandas Series or a one-row DataFrame is matched to
+    :attr:`RuleBase.input_names` by name (labels that are not all strings,
+    such as a DataFrame's default 0..n-1 columns, are taken in order);
+    anything else is read as an array.
+    """
+    names = list(rule_base.input_names)
+    labels = values = None
+    if isinstance(x, Mapping):
+        labels, values = list(x.keys()), list(x.values())
+    elif hasattr(x, "columns") and hasattr(x, "iloc"):  # a pandas DataFrame
+        if len(x) != 1:
+            raise ValueError(
+                f"x must be one input; got a DataFrame of {len(x)} rows (pass one row, "
+                "e.g. frame.iloc[[i]])."
+            )
+        labels, values = list(x.columns), x.to_numpy()[0].tolist()
+    elif hasattr(x, "index") and hasattr(x, "to_numpy") and np.ndim(x) == 1:  # a pandas Series
+        labels, values = list(x.index), x.to_numpy().tolist()
+    if labels is not None and all(isinstance(label, str) for label in labels):
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"x names an input more than once: {labels}.")
+        missing = [n for n in names if n not in labels]
+        extra = [label for label in labels if label not in names]
+        if missing or extra:
+            problems = []
+            if missing:
+                problems.append(f"misses {missing}")
+            if extra:
+                problems.append(f"has unknown name(s) {extra}")
+            raise ValueError(f"x {' and '.join(problems)}; this rule base's inputs are {names}.")
+        by_name = dict(zip(labels, values, strict=True))
+        x = [by_name[n] for n in names]
+    elif labels is not None:
+        if isinstance(x, Mapping):
+            raise ValueError(
+                f"x as a mapping must be keyed by the input names {names}; got keys {labels}."
+            )
+        x = values
+    try:
+        return check_matrix(x, "x", ndim=1, n_columns=rule_base.n_features, owner="this rule base")
+    except TypeError:
+        raise TypeError(f"x must hold numbers (one per input {names}); got {x!r}.") from None

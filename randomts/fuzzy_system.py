@@ -1160,6 +1160,7 @@ class FuzzySystem:
         >>> FuzzySystem.from_rule_base(rb).to_rule_base() == rb
         True
         """
+        from .io._base import declared_ranges
         from .rulebase import RuleBase
 
         problem = self.rule_base_mismatch()
@@ -1197,6 +1198,9 @@ class FuzzySystem:
             input_names=self.input_names,
             output_names=self.output_names,
             metadata=self.metadata,
+            # the variables' ranges (a file's declared ones) become the recorded ranges
+            input_range=declared_ranges([variable.range for variable in self.inputs]),
+            output_range=declared_ranges([variable.range for variable in self.outputs]),
         )
 
     # ---------------------------------------------------------------- text

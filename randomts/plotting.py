@@ -18,6 +18,8 @@ function                        picture
                                 its centre, with the model's output
 :func:`plot_predicted_vs_true`  predictions against targets, one series per
                                 output
+:func:`plot_overview`           one figure: the sets of two inputs and the
+                                output over them (``randomts plot``)
 =============================== ============================================
 """
 
@@ -37,6 +39,7 @@ __all__ = [
     "plot_surface",
     "plot_local_models",
     "plot_predicted_vs_true",
+    "plot_overview",
 ]
 
 # Legends and rule labels are drawn only up to this many rules (beyond, they hide the picture).
@@ -96,9 +99,13 @@ def _rule_indices(rule_base, rules):
 
 
 def _default_range(rule_base, k, X):
-    """Data range of input ``k``, or its centres widened by three median widths."""
+    """Range of input ``k`` in ``X``, else the recorded one, else the centres +- 3 median widths."""
     if X is not None:
         low, high = float(X[:, k].min()), float(X[:, k].max())
+        if high > low:
+            return low, high
+    if rule_base.input_range is not None:
+        low, high = (float(v) for v in rule_base.input_range[k])
         if high > low:
             return low, high
     centers = rule_base.centers[:, k]
@@ -111,13 +118,19 @@ def _range(value, rule_base, k, X, name):
 
 
 def _fixed_inputs(rule_base, X, fixed):
-    """The values the inputs not plotted are held at: ``fixed``, else the data mean, else 0."""
+    """The values the inputs not plotted are held at.
+
+    ``fixed``, else the data's mean, else the middle of the recorded input
+    ranges, else 0.
+    """
     if fixed is not None:
         return check_matrix(
             fixed, "fixed", ndim=1, n_columns=rule_base.n_features, owner="the model"
         )
     if X is not None:
         return X.mean(axis=0)
+    if rule_base.input_range is not None:
+        return rule_base.input_range.mean(axis=1)
     return np.zeros(rule_base.n_features)
 
 
@@ -139,8 +152,8 @@ def plot_memberships(model, feature=0, *, rules=None, x_range=None, n_points=400
     rules : sequence of int, optional
         The rules to draw (0-based); all by default.
     x_range : (float, float), optional
-        The interval drawn; by default the centres widened by three median
-        widths on each side.
+        The interval drawn; by default the recorded :attr:`RuleBase.input_range`,
+        else the centres widened by three median widths on each side.
     n_points : int, default=400
         Points per curve.
     ax : matplotlib Axes, optional
@@ -336,11 +349,12 @@ def plot_surface(
         Filled contours with a colour bar, or a 3-D surface (``ax`` must then
         be a 3-D axes, if given).
     x_range, y_range : (float, float), optional
-        Ranges of the two inputs; by default the data's, else the centres'
-        widened by three median widths.
+        Ranges of the two inputs; by default the data's, else the recorded
+        :attr:`RuleBase.input_range`, else the centres' widened by three
+        median widths.
     fixed : array-like of shape (n_features,), optional
         Values of all inputs (the two drawn are ignored); default the data's
-        mean, else zeros.
+        mean, else the middle of the recorded input ranges, else zeros.
     n_points : int, default=60
         Grid points per input.
     ax : matplotlib Axes, optional
@@ -431,7 +445,8 @@ def plot_local_models(
         (n_samples, n_outputs)); ``X`` also sets the default range and the
         default ``fixed`` values (its mean).
     fixed : array-like of shape (n_features,), optional
-        Values of the other inputs; default the data's mean, else zeros.
+        Values of the other inputs; default the data's mean, else the middle
+        of the recorded input ranges, else zeros.
     n_sigmas : float, default=1.0
         Half-length of each segment, in the rule's standard deviations.
     rules : sequence of int, optional
@@ -572,3 +587,79 @@ def plot_predicted_vs_true(y_true, y_pred, *, output_names=None, ax=None):
     ax.set_title("Predicted against true")
     ax.legend(fontsize="small")
     return ax
+
+
+def plot_overview(model, X=None, *, features=(0, 1), output=0, fixed=None, figure=None):
+    """One figure of a model: the Gaussian sets of two inputs and the output over them.
+
+    Three panels: :func:`plot_memberships` of each of the two inputs and
+    :func:`plot_surface` (filled contours) of the output over them, the other
+    inputs held at the middle of their ranges. A model with one input gets
+    two panels: its sets and :func:`plot_local_models`. Ranges are those of
+    ``X``, else the recorded :attr:`RuleBase.input_range`, else the centres'
+    widened by three median widths.
+
+    Parameters
+    ----------
+    model : RuleBase or fitted estimator
+        The model.
+    X : array-like of shape (n_samples, n_features), optional
+        Data: sets the ranges and is drawn as points.
+    features : (int or str, int or str), default=(0, 1)
+        The two inputs, by position or name (ignored with one input).
+    output : int or str, default=0
+        The output drawn.
+    fixed : array-like of shape (n_features,), optional
+        Values of the inputs not drawn; default the middle of their ranges.
+    figure : matplotlib Figure, optional
+        Where to draw (its existing axes are kept); by default a new
+        :class:`matplotlib.figure.Figure`, not registered with pyplot, so
+        that saving it leaves no global state behind.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0, 0.0], [1.0, 2.0]], sigmas=[[1.0, 1.0]] * 2,
+    ...               intercept=[[2.0], [1.0]], input_range=[[-1.0, 2.0], [0.0, 3.0]])
+    >>> fig = plot_overview(rb)
+    >>> [ax.get_xlabel() for ax in fig.axes[:3]]
+    ['x1', 'x2', 'x1']
+    >>> fig.axes[0].get_xlim()
+    (np.float64(-1.0), np.float64(2.0))
+    """
+    rule_base = _rule_base(model, "plot_overview")
+    X = _check_data(X, rule_base)
+    if figure is None:
+        _pyplot()  # the clear error when matplotlib is missing
+        from matplotlib.figure import Figure
+
+        figure = Figure(
+            figsize=(13.0, 4.0) if rule_base.n_features > 1 else (9.0, 4.0), layout="constrained"
+        )
+    if fixed is None:
+        fixed = [np.mean(_default_range(rule_base, k, X)) for k in range(rule_base.n_features)]
+    if rule_base.n_features == 1:
+        first, second = figure.subplots(1, 2)
+        plot_memberships(rule_base, 0, x_range=_default_range(rule_base, 0, X), ax=first)
+        plot_local_models(
+            rule_base,
+            0,
+            output=output,
+            X=X,
+            fixed=fixed,
+            x_range=_default_range(rule_base, 0, X),
+            ax=second,
+        )
+        return figure
+    k0, k1 = _feature_pair(rule_base, features)
+    axes = figure.subplots(1, 3)
+    for ax, k in zip(axes[:2], (k0, k1), strict=True):
+        plot_memberships(rule_base, k, x_range=_default_range(rule_base, k, X), ax=ax)
+    plot_surface(rule_base, X, features=(k0, k1), output=output, fixed=fixed, ax=axes[2])
+    return figure

@@ -108,6 +108,31 @@ def _check_names(names, count, default_stem, what):
     return tuple(str(name) for name in names)
 
 
+def _check_range(value, count, what):
+    """``value`` as a read-only (count, 2) array of finite ``[low, high]`` rows, or None."""
+    if value is None:
+        return None
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"The {what!r} parameter of RuleBase must be [low, high] pairs of numbers; "
+            f"got {value!r}."
+        ) from None
+    if array.shape != (count, 2):
+        raise ValueError(
+            f"The {what!r} parameter of RuleBase must have shape ({count}, 2), one [low, high] "
+            f"per variable; got shape {array.shape}."
+        )
+    if not np.all(np.isfinite(array)) or np.any(array[:, 0] > array[:, 1]):
+        bad = int(np.flatnonzero(~np.isfinite(array).all(axis=1) | (array[:, 0] > array[:, 1]))[0])
+        raise ValueError(
+            f"The {what!r} parameter of RuleBase must hold finite pairs with low <= high; "
+            f"got {array[bad].tolist()} for variable {bad}."
+        )
+    return _frozen(array)
+
+
 class RuleBase:
     """A Takagi-Sugeno rule base with Gaussian antecedents and linear consequents.
 
@@ -134,7 +159,17 @@ class RuleBase:
         (default 1).
     metadata : dict, optional
         How the rule base was made (seed, distributions, ...), kept for
-        export; never used in computation.
+        export; never used in computation. The keys ``"input_range"`` and
+        ``"output_range"``, if present and the arguments of those names are
+        not given, are taken as those arguments (that is how JSON files keep
+        them) and leave the dict.
+    input_range : array-like of shape (n_features, 2), optional
+        ``[low, high]`` of each input in the data the rules were fitted on
+        (:meth:`fit_consequents` and the estimator record it). Read by
+        text (linguistic labels), plots (default ranges) and file formats
+        (FIS and FLL variable ranges); never by inference.
+    output_range : array-like of shape (n_outputs, 2), optional
+        ``[low, high]`` of each output in that data.
 
     Attributes
     ----------
@@ -142,6 +177,11 @@ class RuleBase:
         Sizes.
     order : int
         0 if every consequent is constant (``coef == 0``), else 1.
+
+    Notes
+    -----
+    Two rule bases are equal (``==``) when their arrays, names and mode are;
+    ``metadata`` and the recorded ranges are descriptions, not part of the model.
 
     Examples
     --------
@@ -168,6 +208,8 @@ class RuleBase:
         output_names=None,
         n_outputs=None,
         metadata=None,
+        input_range=None,
+        output_range=None,
     ):
         owner = "RuleBase"
         centers = check_matrix(centers, "centers", row_label="rule(s)", owner=owner)
@@ -219,6 +261,15 @@ class RuleBase:
         self._input_names = _check_names(input_names, n_features, "x", "input_names")
         self._output_names = _check_names(output_names, n_outputs, "y", "output_names")
         self._metadata = dict(metadata) if metadata else {}
+        # ranges recorded in metadata (JSON files) become the attributes; given ones win
+        recorded_input = self._metadata.pop("input_range", None)
+        recorded_output = self._metadata.pop("output_range", None)
+        self._input_range = _check_range(
+            recorded_input if input_range is None else input_range, n_features, "input_range"
+        )
+        self._output_range = _check_range(
+            recorded_output if output_range is None else output_range, n_outputs, "output_range"
+        )
 
     # ------------------------------------------------------------------ sizes
     centers = property(lambda self: self._centers, doc="ndarray (n_rules, n_features): centres.")
@@ -233,6 +284,14 @@ class RuleBase:
     input_names = property(lambda self: self._input_names, doc="tuple of str: input names.")
     output_names = property(lambda self: self._output_names, doc="tuple of str: output names.")
     metadata = property(lambda self: dict(self._metadata), doc="dict: provenance (a copy).")
+    input_range = property(
+        lambda self: self._input_range,
+        doc="ndarray (n_features, 2) or None: ``[low, high]`` of each input in the training data.",
+    )
+    output_range = property(
+        lambda self: self._output_range,
+        doc="ndarray (n_outputs, 2) or None: ``[low, high]`` of each output in the training data.",
+    )
 
     @property
     def n_rules(self) -> int:
@@ -319,11 +378,15 @@ class RuleBase:
     def replace(self, **changes) -> RuleBase:
         """A copy with some constructor arguments replaced.
 
+        The recorded ranges are kept unless replaced, except a range whose
+        number of variables no longer matches (it is dropped).
+
         Examples
         --------
-        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
-        >>> rb.replace(normalize=True).normalize
-        True
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], input_range=[[-2.0, 3.0]])
+        >>> new = rb.replace(normalize=True)
+        >>> new.normalize, new.input_range
+        (True, array([[-2.,  3.]]))
         """
         arguments = dict(
             centers=self._centers,
@@ -334,6 +397,8 @@ class RuleBase:
             input_names=self._input_names,
             output_names=self._output_names,
             metadata=self._metadata,
+            input_range=None,
+            output_range=None,
         )
         unknown = set(changes) - set(arguments)
         if unknown:
@@ -341,7 +406,14 @@ class RuleBase:
         arguments.update(changes)
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
-        return RuleBase(**arguments)
+        new = RuleBase(**arguments)
+        for name, count in (("input_range", new.n_features), ("output_range", new.n_outputs)):
+            kept = getattr(self, name)
+            if name not in changes and getattr(new, name) is None and kept is not None and (
+                kept.shape[0] == count
+            ):
+                setattr(new, f"_{name}", kept)
+        return new
 
     def subset(self, rules) -> RuleBase:
         """The rule base made of the given rules, in the given order.
@@ -514,7 +586,8 @@ class RuleBase:
         one maps ``x`` to the same ``y``: centres ``c * scale + mean``, widths
         ``sigma * scale``, slopes ``A / scale`` and constants
         ``b - A (mean / scale)``. Memberships, firing strengths and outputs
-        are unchanged (up to rounding).
+        are unchanged (up to rounding); a recorded :attr:`input_range` is
+        mapped to ``range * scale + mean``.
 
         Parameters
         ----------
@@ -535,11 +608,15 @@ class RuleBase:
         if np.any(scale <= 0):
             raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
         coef = self._coef / scale
+        input_range = None
+        if self._input_range is not None:
+            input_range = self._input_range * scale[:, None] + mean[:, None]
         return self.replace(
             centers=self._centers * scale + mean,
             sigmas=self._sigmas * scale,
             coef=coef,
             intercept=self._intercept - coef @ mean,
+            input_range=input_range,
         )
 
     # -------------------------------------------------------------- inference
@@ -774,6 +851,7 @@ class RuleBase:
         Returns
         -------
         RuleBase
+            With :attr:`input_range` and :attr:`output_range` those of ``X`` and ``Y``.
 
         Raises
         ------
@@ -804,47 +882,101 @@ class RuleBase:
         from .streaming import ConsequentStream
 
         # One path for every fit: the fitting engine (randomts.accumulators) folds the rows
-        # of K, written block by block, into the factor of [K Y]; K is never formed.
+        # of K, written block by block, into the factor of [K Y]; K is never formed. The
+        # stream also records the ranges of X and Y.
         stream = ConsequentStream(self, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs)
         return stream.update(X, Y).rule_base(alpha)
 
     # ------------------------------------------------------------------- text
-    def to_text(self, precision=None) -> str:
-        """The rules as numbered IF-THEN lines (see :mod:`randomts.text`).
+    def to_text(
+        self, precision=4, *, labels=None, centered=True, X=None, top=None, lossless=False
+    ) -> str:
+        """The rules as text: readable words by default, or the lossless TXT format.
 
         Parameters
         ----------
-        precision : int, optional
-            Significant digits; None (default) writes every number losslessly.
+        precision : int or None, default=4
+            Significant digits of the readable text; None writes every digit.
+        labels : bool or int, optional
+            Linguistic labels (``low``, ``medium``, ``high``, ...) from each
+            centre's place in the input's range (see :func:`randomts.text.linguistic_labels`).
+        centered : bool, default=True
+            Consequents as the rule's output at its own centre plus
+            ``slope·(x - c)`` terms; False for the constant at x = 0.
+        X : array-like of shape (n_samples, n_features), optional
+            Data: list the rules by importance on ``X``, most important first.
+        top : int, optional
+            With ``X``: only the ``top`` most important rules.
+        lossless : bool, default=False
+            True: the text of the TXT format (:func:`randomts.text.format_rules`
+            with every digit, ``G(c, s)`` sets and constants at x = 0), which
+            :func:`randomts.text.parse_rules` reads back bit for bit; the other
+            arguments must then keep their defaults (``precision`` 4 or None).
+
+        See Also
+        --------
+        randomts.text.describe_rules : the readable text, with all its options.
 
         Examples
         --------
-        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0 / 3.0]], coef=[[[2.0]]], intercept=[[1.0]])
-        >>> print(rb.to_text(precision=3))
+        >>> rb = RuleBase(centers=[[1.0]], sigmas=[[1.0 / 3.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> print(rb.to_text())
         # Takagi-Sugeno rule base: 1 rules, inputs (x1), outputs (y)
-        # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
-        R1: IF x1 is G(0, 0.333) THEN y = 1 + 2*x1
-        >>> rb.to_text().splitlines()[2]
-        'R1: IF x1 is G(0.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
+        # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+        # equations: the rule's output at its centre + slope·(x - c) + ...
+        R1: IF x1 is about 1 (±0.3333) THEN y = 3 + 2·(x1 - 1)
+        >>> rb.to_text(lossless=True).splitlines()[2]
+        'R1: IF x1 is G(1.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
         """
-        from .text import format_rules
+        from .text import describe_rules, format_rules
 
-        return format_rules(self, precision=precision)
+        if lossless:
+            given = {
+                name: value
+                for name, value, default in (
+                    ("labels", labels, None),
+                    ("centered", centered, True),
+                    ("X", X, None),
+                    ("top", top, None),
+                )
+                if value is not default
+            }
+            if precision not in (None, 4):
+                given["precision"] = precision
+            if given:
+                raise ValueError(
+                    "lossless=True writes the TXT format, every digit and nothing else; "
+                    f"drop {sorted(given)} or use lossless=False."
+                )
+            return format_rules(self, precision=None)
+        return describe_rules(
+            self, precision, labels=labels, centered=centered, X=X, top=top
+        )
+
+    def _repr_html_(self) -> str:
+        """The rules as a compact HTML table, for notebooks (:func:`randomts.text.format_html`)."""
+        from .text import format_html
+
+        return format_html(self)
 
     # ---------------------------------------------- tables and explanations
-    def table(self, fmt="plain", precision=4) -> str:
+    def table(
+        self, fmt="plain", precision=4, *, centered=True, labels=None, X=None, top=None
+    ) -> str:
         """The rules as a table in any tabulate format (see :func:`randomts.text.format_table`).
 
         Examples
         --------
         >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
         >>> print(rb.table())
-        rule      x1: c    x1: s    y: const    y: x1
-        R1            0        1           2        0
+        rule      x1: c    x1: s    y: at c    y: x1
+        R1            0        1          2        0
         """
         from .text import format_table
 
-        return format_table(self, fmt=fmt, precision=precision)
+        return format_table(
+            self, fmt=fmt, precision=precision, centered=centered, labels=labels, X=X, top=top
+        )
 
     def explain(self, x, top=None):
         """The rules behind the prediction at one input (see :func:`randomts.explain.explain`).

@@ -57,6 +57,9 @@ class ConsequentStream:
         Rows seen so far.
     accumulator : LeastSquaresAccumulator
         The accumulated factor.
+    input_range, output_range : ndarray of shape (n_variables, 2) or None
+        ``[min, max]`` of every input and output over the rows seen so far,
+        recorded in the fitted rule base.
 
     Examples
     --------
@@ -90,6 +93,7 @@ class ConsequentStream:
             solver=solver,
             what=f"n_rules={n_rules} with {n_features} inputs and order={self.order}",
         )
+        self.input_range = self.output_range = None
 
     @property
     def n_samples(self) -> int:
@@ -118,13 +122,22 @@ class ConsequentStream:
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
         )
         self.accumulator.update_rows(write, X.shape[0], n_jobs=self.n_jobs)
+        self._widen_ranges(_data_range(X), _data_range(Y))
         return self
+
+    def _widen_ranges(self, input_range, output_range):
+        if self.input_range is not None:
+            input_range = _union(self.input_range, input_range)
+            output_range = _union(self.output_range, output_range)
+        self.input_range, self.output_range = input_range, output_range
 
     def merge(self, other):
         """Fold in another stream over the same antecedents (other rows); returns self."""
         if not isinstance(other, ConsequentStream) or other.antecedents != self.antecedents:
             raise ValueError("Can only merge a ConsequentStream over the same antecedents.")
         self.accumulator.merge(other.accumulator)
+        if other.input_range is not None:
+            self._widen_ranges(other.input_range, other.output_range)
         return self
 
     def coefficients(self, alpha=0.0):
@@ -160,13 +173,32 @@ class ConsequentStream:
         coef, intercept = split_coefficients(gamma, rb.n_rules, rb.n_features, order=self.order)
         if output_names is None and self.n_outputs == rb.n_outputs:
             output_names = rb.output_names
-        return rb.replace(coef=coef, intercept=intercept, output_names=output_names)
+        return rb.replace(
+            coef=coef,
+            intercept=intercept,
+            output_names=output_names,
+            input_range=self.input_range,
+            output_range=self.output_range,
+        )
 
     def __repr__(self):
         return (
             f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, "
             f"order={self.order}, solver={self.solver!r}, n_samples={self.n_samples})"
         )
+
+
+def _data_range(values):
+    """The ``[min, max]`` of each column of a 2-D array, shape (n_columns, 2)."""
+    if values.shape[0] == 0:
+        return None
+    return np.column_stack([values.min(axis=0), values.max(axis=0)])
+
+
+def _union(a, b):
+    if a is None or b is None:
+        return b if a is None else a
+    return np.column_stack([np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 1], b[:, 1])])
 
 
 def iter_chunks(X, Y, chunk_rows=65536):

@@ -1,9 +1,29 @@
-"""Human-readable IF-THEN text of a rule base.
+"""The text of a rule base: readable rules for people, and the lossless TXT format.
 
-The format, line by line::
+**Readable rules** (:func:`describe_rules`, :meth:`RuleBase.to_text`,
+``str(rule_base)``), numbers to 4 significant digits by default::
+
+    # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
+    # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+    # equations: the rule's output at its centre + slope·(x - c) + ...
+    R1: IF x1 is about 375 (±44) AND x2 is about 318 (±45) THEN y = 5.6 + 0.022·(x1 - 375) + ...
+
+Each consequent is written where its rule lives, as the rule's output at its
+own centre plus one slope per input (``centered=False`` writes the constant
+``b`` at x = 0 instead); inputs can carry a linguistic label from the centre's
+place in the input's recorded range (``labels``); with data ``X`` the rules
+come in order of importance (:func:`randomts.importance.rule_importance`) and
+``top`` keeps the most important ones. :func:`format_table` gives the same
+numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
+format, :func:`format_html` as the HTML table notebooks show.
+
+**The TXT format** (:func:`format_rules`, :func:`parse_rules`, files ``.txt``),
+the machine form, line by line::
 
     # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
     # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+    # input ranges: x1 in [0.0, 1.0], x2 in [-1.0, 1.0]
+    # output ranges: y in [-0.5, 0.5]
     R1: IF x1 is G(0.42, 0.13) AND x2 is G(-0.8, 0.3) THEN y = 0.12 + 1.3*x1 - 0.4*x2
     R2: ...
 
@@ -13,24 +33,27 @@ The format, line by line::
   ``coefficient*name`` term per input, joined by ``+`` or ``-`` with a space on each side.
 - With several outputs the ``THEN`` is followed by one indented line per
   output: ``    y1 = ...``.
+- The ``ranges`` lines, present when the rule base records them
+  (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`), give each
+  variable's ``[low, high]``.
 - ``precision=None`` writes every number with ``repr`` (shortest text that
   reads back to the same float: lossless); an integer ``p`` writes ``p``
-  significant digits for reading by people.
+  significant digits.
 - A name that is not a plain token (it has spaces, quotes, ``*``, ``,``, ``=``
   or starts with a sign or digit) is written as a JSON string in double
   quotes.
 
 :func:`parse_rules` reads this text back (both ``#`` header lines are
-required; other ``#`` lines and blank lines are ignored; rules start at the
-beginning of a line and equations on their own lines are indented; an input
-missing from an equation has coefficient 0). Text written with ``precision=None``
-reads back to the same arrays, bit for bit. :func:`format_table` writes the
-same numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
-format.
+required; the ranges lines are optional; other ``#`` lines and blank lines
+are ignored; rules start at the beginning of a line and equations on their own
+lines are indented; an input missing from an equation has coefficient 0).
+Text written with ``precision=None`` reads back to the same arrays and
+ranges, bit for bit.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -45,16 +68,32 @@ __all__ = [
     "format_name",
     "format_rule",
     "format_rules",
+    "describe_rules",
     "format_table",
+    "format_html",
     "render_table",
     "parse_rules",
+    "linguistic_labels",
     "TABLE_FORMATS",
+    "LABELS",
 ]
 
 #: Table formats accepted by :func:`format_table` (those of tabulate).
 TABLE_FORMATS = tuple(tabulate_formats)
 
+#: Linguistic labels by number of labels: the range of an input is cut into that many equal parts.
+LABELS = {
+    2: ("low", "high"),
+    3: ("low", "medium", "high"),
+    4: ("very low", "low", "high", "very high"),
+    5: ("very low", "low", "medium", "high", "very high"),
+    6: ("extremely low", "very low", "low", "high", "very high", "extremely high"),
+    7: ("extremely low", "very low", "low", "medium", "high", "very high", "extremely high"),
+}
+_BELOW, _ABOVE = "below range", "above range"
+
 _HEADER = "# Takagi-Sugeno rule base:"
+_RANGES = re.compile(r"^#\s*(input|output) ranges:")
 _PLAIN_NAME = re.compile(r"^[A-Za-z_][^\s\"'*,=]*\Z")  # \Z: "$" would let a final newline in
 
 
@@ -89,7 +128,7 @@ def format_name(name) -> str:
 
 def _equation(constant, slopes, input_names, precision):
     text = format_number(constant, precision)
-    for slope, name in zip(slopes, input_names):
+    for slope, name in zip(slopes, input_names, strict=True):
         if slope == 0:
             continue
         sign = "-" if slope < 0 else "+"
@@ -111,11 +150,11 @@ def format_rule(rule_base, index, precision=None) -> str:
     rule = rule_base[index]
     antecedent = " AND ".join(
         f"{format_name(name)} is G({format_number(c, precision)}, {format_number(s, precision)})"
-        for name, c, s in zip(rule_base.input_names, rule.center, rule.sigma)
+        for name, c, s in zip(rule_base.input_names, rule.center, rule.sigma, strict=True)
     )
     equations = [
         f"{format_name(out)} = {_equation(b, a, rule_base.input_names, precision)}"
-        for out, a, b in zip(rule_base.output_names, rule.coef, rule.intercept)
+        for out, a, b in zip(rule_base.output_names, rule.coef, rule.intercept, strict=True)
     ]
     head = f"R{rule.index + 1}: IF {antecedent} THEN"
     if len(equations) == 1:
@@ -124,7 +163,10 @@ def format_rule(rule_base, index, precision=None) -> str:
 
 
 def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
-    """All rules, after a two-line ``#`` header that names the variables and the mode.
+    """The TXT format: all rules after a ``#`` header naming the variables, the mode and the ranges.
+
+    This is the machine form (:func:`parse_rules` reads it back); people read
+    :func:`describe_rules`.
 
     Parameters
     ----------
@@ -152,10 +194,271 @@ def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
         f"{_HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
         f"# G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
     ]
+    for kind, names, ranges in (
+        ("input", rule_base.input_names, rule_base.input_range),
+        ("output", rule_base.output_names, rule_base.output_range),
+    ):
+        if ranges is not None:
+            lines.append(
+                f"# {kind} ranges: "
+                + ", ".join(
+                    f"{format_name(name)} in [{format_number(low, precision)}, "
+                    f"{format_number(high, precision)}]"
+                    for name, (low, high) in zip(names, ranges, strict=True)
+                )
+            )
     shown = rule_base.n_rules if max_rules is None else min(int(max_rules), rule_base.n_rules)
     lines += [format_rule(rule_base, i, precision) for i in range(shown)]
     if shown < rule_base.n_rules:
         lines.append(f"# ... {rule_base.n_rules - shown} more rules not shown")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------ readable rules
+def linguistic_labels(rule_base, n_labels=3, *, X=None):
+    """A label for the centre of every rule on every input, from its place in the input's range.
+
+    The range of input ``k`` (:attr:`RuleBase.input_range`, else the range of
+    ``X``) is cut into ``n_labels`` equal parts named by :data:`LABELS`
+    (``low``, ``medium``, ``high`` for 3); a centre outside the range is
+    ``"below range"`` or ``"above range"``; an input whose range is one point
+    gets the middle label (the upper middle for an even count).
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The rules.
+    n_labels : int, default=3
+        Number of labels, 2 to 7.
+    X : array-like of shape (n_samples, n_features), optional
+        Data whose range is used when the rule base records none.
+
+    Returns
+    -------
+    list of n_rules lists of n_features str
+
+    Raises
+    ------
+    ValueError
+        If the rule base records no input range and no ``X`` is given.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.5], [9.0], [12.0]], sigmas=[[1.0]] * 3,
+    ...               input_range=[[0.0, 10.0]])
+    >>> linguistic_labels(rb)
+    [['low'], ['high'], ['above range']]
+    >>> linguistic_labels(rb, 5)[1]
+    ['very high']
+    """
+    from ._validation import check_matrix
+
+    if isinstance(n_labels, bool) or n_labels not in LABELS:
+        raise ValueError(
+            f"The 'labels' parameter must be True or a number of labels in {sorted(LABELS)}; "
+            f"got {n_labels!r}."
+        )
+    names = LABELS[n_labels]
+    ranges = rule_base.input_range
+    if ranges is None:
+        if X is None:
+            raise ValueError(
+                "Linguistic labels need the inputs' ranges, but this rule base records none "
+                "(input_range is None): pass the data X, or set input_range."
+            )
+        X = check_matrix(X, "X", n_columns=rule_base.n_features, owner="this rule base")
+        ranges = np.column_stack([X.min(axis=0), X.max(axis=0)])
+    low, high = ranges[:, 0], ranges[:, 1]
+    span = high - low
+    place = np.where(span > 0, (rule_base.centers - low) / np.where(span > 0, span, 1.0), 0.5)
+    labels = []
+    for i in range(rule_base.n_rules):
+        row = []
+        for k in range(rule_base.n_features):
+            c = rule_base.centers[i, k]
+            if c < low[k]:
+                row.append(_BELOW)
+            elif c > high[k]:
+                row.append(_ABOVE)
+            else:
+                row.append(names[min(int(place[i, k] * n_labels), n_labels - 1)])
+        labels.append(row)
+    return labels
+
+
+def _signed_terms(slopes, terms, precision):
+    """`` + a·term - b·term`` for the non-zero slopes."""
+    text = ""
+    for slope, term in zip(slopes, terms, strict=True):
+        if slope == 0:
+            continue
+        sign = "-" if slope < 0 else "+"
+        text += f" {sign} {format_number(abs(slope), precision)}·{term}"
+    return text
+
+
+def _centred_terms(rule, input_names, precision):
+    """``(x1 - c1)`` (or ``x1`` for c = 0) for every input of a rule."""
+    terms = []
+    for name, c in zip(input_names, rule.center, strict=True):
+        name = format_name(name)
+        if c == 0:
+            terms.append(name)
+        else:
+            sign = "-" if c > 0 else "+"
+            terms.append(f"({name} {sign} {format_number(abs(c), precision)})")
+    return terms
+
+
+def _readable_equations(rule_base, rule, precision, centered):
+    """``(output name, equation text)`` of a rule, centred or with the constant at x = 0."""
+    names = rule_base.input_names
+    if centered:
+        constants = rule.intercept + rule.coef @ rule.center
+        terms = _centred_terms(rule, names, precision)
+    else:
+        constants = rule.intercept
+        terms = [format_name(n) for n in names]
+    return [
+        (out, format_number(b, precision) + _signed_terms(a, terms, precision))
+        for out, a, b in zip(rule_base.output_names, rule.coef, constants, strict=True)
+    ]
+
+
+def _readable_antecedents(rule_base, rule, precision, labels):
+    parts = []
+    rows = zip(rule_base.input_names, rule.center, rule.sigma, strict=True)
+    for k, (name, c, s) in enumerate(rows):
+        where = f"{format_number(c, precision)} ±{format_number(s, precision)}"
+        if labels is None:
+            parts.append(
+                f"{format_name(name)} is about {format_number(c, precision)} "
+                f"(±{format_number(s, precision)})"
+            )
+        else:
+            parts.append(f"{format_name(name)} is {labels[rule.index][k]} (about {where})")
+    return parts
+
+
+def _check_options(rule_base, precision, labels, X, top, centered):
+    """Validated ``(precision, n_labels or None, order of the rules, importances or None)``."""
+    from ._validation import check_int
+    from .importance import rule_importance
+
+    if not isinstance(centered, (bool, np.bool_)):
+        raise TypeError(f"The 'centered' parameter must be a bool; got {centered!r}.")
+    if precision is not None:
+        precision = check_int(precision, "precision", low=1)
+    if labels is None or labels is False:
+        n_labels = None
+    elif labels is True:
+        n_labels = 3
+    else:
+        n_labels = labels
+    order, importance = np.arange(rule_base.n_rules), None
+    if X is not None:
+        importance = rule_importance(rule_base, X)
+        order = np.argsort(-importance, kind="stable")
+    if top is not None:
+        if X is None:
+            raise ValueError(
+                "The 'top' parameter needs the data X to rank the rules by importance; "
+                f"got top={top!r} and X=None."
+            )
+        top = check_int(top, "top", low=1)
+        order = order[:top]
+    return precision, n_labels, order, importance
+
+
+def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None, top=None):
+    """The rules in words, for people: centres and spreads, equations where the rules live.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The rules.
+    precision : int or None, default=4
+        Significant digits; None writes every digit (``repr``).
+    labels : bool or int, optional
+        Name each antecedent by the place of its centre in the input's range
+        (:func:`linguistic_labels`): True for ``low``/``medium``/``high``, or
+        a number of labels (2 to 7).
+    centered : bool, default=True
+        Write each consequent as the rule's output at its own centre plus
+        ``slope·(x - c)`` terms; False writes the constant ``b`` at x = 0 and
+        ``slope·x`` terms.
+    X : array-like of shape (n_samples, n_features), optional
+        Data: the rules are listed by importance on ``X``
+        (:func:`randomts.importance.rule_importance`, shown as a percentage
+        after the rule's number), most important first.
+    top : int, optional
+        With ``X``: list only the ``top`` most important rules.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[375.0], [250.0]], sigmas=[[44.0], [50.0]],
+    ...               coef=[[[0.022]], [[0.0]]], intercept=[[-2.65], [1.0]],
+    ...               input_range=[[250.0, 400.0]], input_names=["speed"])
+    >>> print(describe_rules(rb))
+    # Takagi-Sugeno rule base: 2 rules, inputs (speed), outputs (y)
+    # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+    # equations: the rule's output at its centre + slope·(x - c) + ...
+    R1: IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
+    R2: IF speed is about 250 (±50) THEN y = 1
+    >>> print(describe_rules(rb, labels=True, centered=False).splitlines()[-2])
+    R1: IF speed is high (about 375 ±44) THEN y = -2.65 + 0.022·speed
+    >>> for line in describe_rules(rb, X=[[375.0], [250.0]], top=1).splitlines()[3:]:
+    ...     print(line)
+    # most important first: R<k> (p%) holds p% of the absolute contributions on 2 samples
+    R1 (84.4%): IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
+    # ... 1 less important rules not shown (15.6% of the absolute contributions)
+    """
+    precision, n_labels, order, importance = _check_options(
+        rule_base, precision, labels, X, top, centered
+    )
+    names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
+    mode = "weighted average" if rule_base.normalize else "weighted sum"
+    inputs = ", ".join(format_name(n) for n in rule_base.input_names)
+    outputs = ", ".join(format_name(n) for n in rule_base.output_names)
+    lines = [
+        f"{_HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
+        f"# x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
+    ]
+    if centered and rule_base.order == 1:
+        lines.append("# equations: the rule's output at its centre + slope·(x - c) + ...")
+    if importance is not None:
+        lines.append(
+            "# most important first: R<k> (p%) holds p% of the absolute contributions "
+            f"on {np.shape(X)[0]} samples"
+        )
+    for i in order:
+        rule = rule_base[int(i)]
+        head = f"R{rule.index + 1}"
+        if importance is not None:
+            head += f" ({format_number(100 * importance[i], 3)}%)"
+        antecedent = " AND ".join(_readable_antecedents(rule_base, rule, precision, names))
+        equations = [
+            f"{format_name(out)} = {eq}"
+            for out, eq in _readable_equations(rule_base, rule, precision, centered)
+        ]
+        head = f"{head}: IF {antecedent} THEN"
+        if len(equations) == 1:
+            lines.append(f"{head} {equations[0]}")
+        else:
+            lines += [head] + [f"    {eq}" for eq in equations]
+    hidden = rule_base.n_rules - len(order)
+    if hidden:
+        rest = max(0.0, 100 * (1.0 - float(importance[order].sum())))
+        lines.append(
+            f"# ... {hidden} less important rules not shown "
+            f"({format_number(rest, 3)}% of the absolute contributions)"
+        )
     return "\n".join(lines)
 
 
@@ -190,12 +493,17 @@ def render_table(headers, rows, fmt="plain") -> str:
     )
 
 
-def format_table(rule_base, fmt="plain", precision=4) -> str:
+def format_table(
+    rule_base, fmt="plain", precision=4, *, centered=True, labels=None, X=None, top=None
+) -> str:
     """The rule base as a table: one row per rule, one column per number.
 
-    Columns: ``rule``; for each input ``x``, ``x: c`` (centre) and ``x: s``
-    (standard deviation); for each output ``y``, ``y: const`` (the constant
-    ``b``) and ``y: x`` (the coefficient of input ``x``).
+    Columns: ``rule``; with ``X``, ``importance`` (the rule's share of the
+    absolute contributions on ``X``); for each input ``x``, ``x: c``
+    (centre), ``x: s`` (standard deviation) and, with ``labels``, ``x: label``;
+    for each output ``y``, ``y: at c`` (the rule's output at its own centre;
+    ``y: const``, the constant ``b`` at x = 0, when ``centered=False``) and
+    ``y: x`` (the slope of input ``x``).
 
     Parameters
     ----------
@@ -206,6 +514,8 @@ def format_table(rule_base, fmt="plain", precision=4) -> str:
         ``"latex"``, ``"html"``, ...
     precision : int or None, default=4
         Significant digits; None writes lossless ``repr`` numbers.
+    centered, labels, X, top
+        As in :func:`describe_rules`.
 
     Examples
     --------
@@ -213,26 +523,113 @@ def format_table(rule_base, fmt="plain", precision=4) -> str:
     >>> rb = RuleBase(centers=[[0.5], [-1.0]], sigmas=[[0.25], [2.0]],
     ...               coef=[[[1.5]], [[0.0]]], intercept=[[0.1], [3.0]])
     >>> print(format_table(rb, fmt="github"))
-    | rule   |   x1: c |   x1: s |   y: const |   y: x1 |
-    |--------|---------|---------|------------|---------|
-    | R1     |     0.5 |    0.25 |        0.1 |     1.5 |
-    | R2     |      -1 |       2 |          3 |       0 |
+    | rule   |   x1: c |   x1: s |   y: at c |   y: x1 |
+    |--------|---------|---------|-----------|---------|
+    | R1     |     0.5 |    0.25 |      0.85 |     1.5 |
+    | R2     |      -1 |       2 |         3 |       0 |
+    >>> print(format_table(rb, centered=False, X=[[0.5]]))
+    rule      importance    x1: c    x1: s    y: const    y: x1
+    R2            0.7271       -1        2           3        0
+    R1            0.2729      0.5     0.25         0.1      1.5
     """
+    precision, n_labels, order, importance = _check_options(
+        rule_base, precision, labels, X, top, centered
+    )
+    label_names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
     names = [format_name(n) for n in rule_base.input_names]
-    headers = ["rule"]
+    headers = ["rule"] + (["importance"] if importance is not None else [])
     for name in names:
-        headers += [f"{name}: c", f"{name}: s"]
+        headers += [f"{name}: c", f"{name}: s"] + ([f"{name}: label"] if label_names else [])
+    constant = "at c" if centered else "const"
     for out in rule_base.output_names:
-        headers += [f"{format_name(out)}: const"] + [f"{format_name(out)}: {n}" for n in names]
+        headers += [f"{format_name(out)}: {constant}"] + [f"{format_name(out)}: {n}" for n in names]
     rows = []
-    for rule in rule_base:
+    for i in order:
+        rule = rule_base[int(i)]
         row = [f"R{rule.index + 1}"]
-        for c, s in zip(rule.center, rule.sigma):
+        if importance is not None:
+            row.append(format_number(importance[i], precision))
+        for k, (c, s) in enumerate(zip(rule.center, rule.sigma, strict=True)):
             row += [format_number(c, precision), format_number(s, precision)]
-        for a, b in zip(rule.coef, rule.intercept):
+            if label_names:
+                row.append(label_names[rule.index][k])
+        constants = rule.intercept + rule.coef @ rule.center if centered else rule.intercept
+        for a, b in zip(rule.coef, constants, strict=True):
             row += [format_number(b, precision)] + [format_number(v, precision) for v in a]
         rows.append(row)
     return render_table(headers, rows, fmt)
+
+
+def format_html(rule_base, precision=4, *, max_rules=20) -> str:
+    """A compact HTML table of the rules, as notebooks show a :class:`RuleBase`.
+
+    One row per rule: each input's set as ``about c (±s)`` and each output's
+    equation in centred form (as :func:`describe_rules` writes them), under a
+    caption with the sizes and the mode. Names and numbers are HTML-escaped.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The rules.
+    precision : int or None, default=4
+        Significant digits.
+    max_rules : int, default=20
+        Rows shown; a last row says how many more rules there are.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.5], [-1.0]], sigmas=[[0.25], [2.0]],
+    ...               coef=[[[1.5]], [[0.0]]], intercept=[[0.1], [3.0]],
+    ...               input_names=["a<b"])
+    >>> html_text = format_html(rb, max_rules=1)
+    >>> "<td>about 0.5 (±0.25)</td>" in html_text, "a&lt;b" in html_text
+    (True, True)
+    >>> "1 more rule" in html_text
+    True
+    """
+    from ._validation import check_int
+
+    if precision is not None:
+        precision = check_int(precision, "precision", low=1)
+    max_rules = check_int(max_rules, "max_rules", low=1)
+    mode = "weighted average" if rule_base.normalize else "weighted sum"
+    esc = html.escape
+    sizes = ", ".join(
+        f"{count} {word}{'' if count == 1 else 's'}"
+        for count, word in (
+            (rule_base.n_rules, "rule"),
+            (rule_base.n_features, "input"),
+            (rule_base.n_outputs, "output"),
+        )
+    )
+    caption = (
+        f"Takagi-Sugeno rule base: {sizes}, {mode}; x is about c (±s): Gaussian set, "
+        "y = output at the rule's centre + slope·(x - c)"
+    )
+    head = ["rule"] + [f"IF {n} is" for n in rule_base.input_names]
+    head += [f"THEN {n} =" for n in rule_base.output_names]
+    out = [
+        '<table class="randomts-rules">',
+        f"<caption>{esc(caption)}</caption>",
+        "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead>",
+        "<tbody>",
+    ]
+    shown = min(max_rules, rule_base.n_rules)
+    for i in range(shown):
+        rule = rule_base[i]
+        cells = [f"R{i + 1}"] + [
+            f"about {format_number(c, precision)} (±{format_number(s, precision)})"
+            for c, s in zip(rule.center, rule.sigma, strict=True)
+        ]
+        cells += [eq for _, eq in _readable_equations(rule_base, rule, precision, True)]
+        out.append("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in cells) + "</tr>")
+    hidden = rule_base.n_rules - shown
+    if hidden:
+        more = f"… {hidden} more rule{'s' if hidden > 1 else ''}"
+        out.append(f'<tr><td colspan="{len(head)}">{esc(more)}</td></tr>')
+    out += ["</tbody>", "</table>"]
+    return "\n".join(out)
 
 
 # ----------------------------------------------------------------- reading
@@ -403,7 +800,7 @@ def parse_rules(text, *, metadata=None):
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}.")
     header = mode = None
-    rules = []
+    rules, ranges = [], {}
     lines = text.split("\n")
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -418,6 +815,11 @@ def parse_rules(text, *, metadata=None):
                 header = (number, raw)
             elif _MODE.search(line):
                 mode = _MODE.search(line).group(1)
+            elif _RANGES.match(line):
+                kind = _RANGES.match(line).group(1)
+                if kind in ranges:
+                    raise FormatError(f"a second {kind} ranges line", line=number, text=raw)
+                ranges[kind] = (number, raw, _parse_ranges(raw, number))
             continue
         if header is None:
             raise FormatError(f"expected the header line {_HEADER!r} first", line=number, text=raw)
@@ -450,7 +852,43 @@ def parse_rules(text, *, metadata=None):
         )
     if not rules:
         raise FormatError("no rules after the header", line=len(lines), text=lines[-1])
-    return _assemble(rules, header, mode == "weighted average", metadata, RuleBase)
+    rule_base = _assemble(rules, header, mode == "weighted average", metadata, RuleBase)
+    recorded = {}
+    for kind, names in (("input", rule_base.input_names), ("output", rule_base.output_names)):
+        if kind in ranges:
+            number, raw, pairs = ranges[kind]
+            if [name for name, _, _ in pairs] != list(names):
+                raise FormatError(
+                    f"the {kind} ranges must name {list(names)} in order; "
+                    f"got {[name for name, _, _ in pairs]}",
+                    line=number,
+                    text=raw,
+                )
+            recorded[f"{kind}_range"] = [[low, high] for _, low, high in pairs]
+    return rule_base.replace(**recorded) if recorded else rule_base
+
+
+def _parse_ranges(raw, number):
+    """``# input ranges: x1 in [0.0, 1.0], ...`` as (name, low, high) triples."""
+    scan = _Scanner(raw, number)
+    scan.pos = _RANGES.match(raw.strip()).end() + (len(raw) - len(raw.lstrip()))
+    pairs = []
+    while True:
+        name = scan.name()
+        scan.literal("in")
+        scan.literal("[")
+        low = scan.number("the low end of a range")
+        scan.literal(",")
+        at = scan.pos
+        high = scan.number("the high end of a range")
+        if high < low:
+            scan.pos = at
+            scan.fail(f"a high end >= the low end {low!r}")
+        scan.literal("]")
+        pairs.append((name, low, high))
+        if scan.at_end():
+            return pairs
+        scan.literal(",", "',' and the next range")
 
 
 def _assemble(rules, header, normalize, metadata, RuleBase):

@@ -11,7 +11,7 @@ import randomts
 from randomts.cli import build_parser, main
 from randomts.io.csv_data import read_csv, write_csv
 
-SUBCOMMANDS = ["generate", "fit", "rules", "predict", "explain", "convert"]
+SUBCOMMANDS = ["generate", "fit", "rules", "predict", "explain", "convert", "plot"]
 
 
 def run(capsys, *argv):
@@ -97,9 +97,7 @@ def test_fit_saves_a_model_that_predicts_like_the_estimator(tmp_path, capsys, da
     assert saved.input_names == ("x1", "x2") and saved.output_names == ("y1", "y2")
     assert np.array_equal(saved.predict(X), model.predict(X))
     assert saved.metadata["params"]["random_state"] == 3
-    np.testing.assert_array_equal(
-        saved.metadata["input_range"], np.stack([X.min(0), X.max(0)], axis=1)
-    )
+    np.testing.assert_array_equal(saved.input_range, np.stack([X.min(0), X.max(0)], axis=1))
 
 
 def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
@@ -129,12 +127,119 @@ def test_rules_as_text_and_tables(capsys, model_json):
     rule_base = randomts.load(model_json)
     code, out, _ = run(capsys, "rules", model_json)
     assert code == 0 and out.rstrip("\n") == rule_base.to_text()
+    assert "R1: IF x1 is about " in out
+    code, out, _ = run(capsys, "rules", model_json, "--lossless")
+    assert code == 0 and randomts.io.loads(out, "text") == rule_base
     code, out, _ = run(capsys, "rules", model_json, "--format", "github", "--precision", 3)
     assert code == 0 and out.rstrip("\n") == rule_base.table(fmt="github", precision=3)
     code, out, _ = run(capsys, "rules", model_json, "--format", "table")
     assert out.rstrip("\n") == rule_base.table()
     code, out, _ = run(capsys, "rules", model_json, "--format", "latex")
     assert out.startswith("\\begin{tabular}")
+
+
+def test_rules_by_importance_on_data_with_labels(capsys, data_csv, model_json):
+    rule_base = randomts.load(model_json)
+    header, values = read_csv(data_csv)
+    X = values[:, :2]
+    code, out, _ = run(capsys, "rules", model_json, "--data", data_csv, "--top", 4, "--labels")
+    assert code == 0
+    assert out.rstrip("\n") == rule_base.to_text(X=X, top=4, labels=True)
+    ranked = randomts.importance.rank_rules(rule_base, X)[:4]
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("R")] == [
+        f"R{i + 1}" for i in ranked
+    ]
+    code, out, _ = run(
+        capsys,
+        "rules",
+        model_json,
+        "--data",
+        data_csv,
+        "--top",
+        2,
+        "--format",
+        "github",
+        "--labels",
+        5,
+        "--intercept",
+        "--precision",
+        6,
+    )
+    assert out.rstrip("\n") == rule_base.table(
+        fmt="github", X=X, top=2, labels=5, centered=False, precision=6
+    )
+
+
+def test_rules_options_that_do_not_go_together_say_so(capsys, data_csv, model_json):
+    code, _, err = run(capsys, "rules", model_json, "--top", 3)
+    assert code == 1 and "--top needs --data" in err
+    code, _, err = run(capsys, "rules", model_json, "--lossless", "--labels")
+    assert code == 1 and "--lossless prints the TXT format" in err
+    code, _, err = run(capsys, "rules", model_json, "--labels", 9)
+    assert code == 1 and "'labels' parameter must be True or a number of labels in [2, 3" in err
+    code, _, err = run(capsys, "rules", model_json, "--data", model_json)
+    assert code == 1 and "model.json" in err
+
+
+def _png_size(path):
+    """Width and height of a PNG file, from its signature and IHDR chunk (or None)."""
+    with open(path, "rb") as stream:
+        head = stream.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_plot_writes_the_sets_and_the_surface_to_a_png(tmp_path, capsys, data_csv, model_json):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    image = tmp_path / "model.png"
+    code, out, err = run(
+        capsys,
+        "plot",
+        model_json,
+        "-o",
+        image,
+        "--inputs",
+        "x2,x1",
+        "--output-name",
+        "y2",
+        "--dpi",
+        50,
+    )
+    assert code == 0 and err == "" and out.strip() == f"wrote {image}"
+    assert _png_size(image) == (13 * 50, 4 * 50)
+    code, out, err = run(
+        capsys, "plot", model_json, "-o", tmp_path / "data.png", "--data", data_csv
+    )
+    assert code == 0 and _png_size(tmp_path / "data.png") == (1300, 400)
+    one_input = tmp_path / "one.json"
+    randomts.save(randomts.RuleBase.random(n_features=1, n_rules=3, random_state=0), one_input)
+    code, _, err = run(capsys, "plot", one_input, "-o", tmp_path / "one.png")
+    assert code == 0 and _png_size(tmp_path / "one.png") == (900, 400)
+
+
+def test_plot_errors_name_the_problem(tmp_path, capsys, model_json):
+    pytest.importorskip("matplotlib")
+    for argv, message in [
+        (["--inputs", "x1"], "--inputs must name two inputs, as A,B; got 'x1'"),
+        (["--inputs", "x1,x3"], "Unknown feature 'x3'; the model's features are ['x1', 'x2']"),
+        (["--inputs", "1,3"], "--inputs: position 3 is not in 1..2"),
+        (["--output-name", "z"], "Unknown output 'z'"),
+    ]:
+        code, _, err = run(capsys, "plot", model_json, "-o", tmp_path / "m.png", *argv)
+        assert code == 1 and message in err, err
+    code, _, err = run(capsys, "plot", model_json, "-o", tmp_path / "m.xyz")
+    assert code == 1 and "cannot write a .xyz image" in err and "'png'" in err
+    assert sorted(os.listdir(tmp_path)) == ["model.json", "vdp.csv"]  # nothing half-written
+
+
+def test_plot_without_matplotlib_says_how_to_install_it(tmp_path, capsys, model_json, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    code, _, err = run(capsys, "plot", model_json, "-o", tmp_path / "m.png")
+    assert code == 1 and "needs matplotlib; install the plot extra" in err
+    assert not (tmp_path / "m.png").exists()
 
 
 def test_predict_prints_or_writes_csv(tmp_path, capsys, data_csv, model_json):

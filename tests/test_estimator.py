@@ -108,7 +108,9 @@ def test_dataframe_names_become_rule_names():
     assert model.rule_base_.input_names == ("speed", "angle")
     assert model.rule_base_.output_names == ("torque",)
     assert list(model.feature_names_in_) == ["speed", "angle"]
-    assert "IF speed is G(" in str(model.rule_base_)
+    assert "IF speed is about " in str(model.rule_base_) and "AND angle is about " in str(
+        model.rule_base_
+    )
 
 
 def test_pipeline_and_grid_search():
@@ -205,15 +207,18 @@ def test_array_api_dispatch_with_numpy_inputs():
     assert "array api check passed" in done.stdout
 
 
-def test_metadata_record_the_training_ranges_for_export():
+def test_rule_base_records_the_training_ranges():
     X, y = sine_data(n=100)
     Y = np.column_stack([y, 3 * y])
     model = RandomTSRegressor(n_rules=4, random_state=0).fit(X, Y)
-    meta = model.rule_base_.metadata
-    np.testing.assert_array_equal(meta["input_range"], np.column_stack([X.min(0), X.max(0)]))
-    np.testing.assert_array_equal(meta["output_range"], np.column_stack([Y.min(0), Y.max(0)]))
+    rule_base = model.rule_base_
+    np.testing.assert_array_equal(rule_base.input_range, np.column_stack([X.min(0), X.max(0)]))
+    np.testing.assert_array_equal(rule_base.output_range, np.column_stack([Y.min(0), Y.max(0)]))
+    assert "input_range" not in rule_base.metadata  # one place: the attributes
     streamed = RandomTSRegressor(n_rules=4, random_state=0)
     for rows in np.array_split(np.arange(100), 3):
         streamed.partial_fit(X[rows], Y[rows])
-    assert streamed.rule_base_.metadata["input_range"] == meta["input_range"]
-    assert streamed.rule_base_.metadata["output_range"] == meta["output_range"]
+    np.testing.assert_array_equal(streamed.rule_base_.input_range, rule_base.input_range)
+    np.testing.assert_array_equal(streamed.rule_base_.output_range, rule_base.output_range)
+    standardized = RandomTSRegressor(n_rules=4, standardize=True, random_state=0).fit(X, Y)
+    np.testing.assert_array_equal(standardized.rule_base_.input_range, rule_base.input_range)

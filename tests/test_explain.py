@@ -61,12 +61,77 @@ def test_explanation_table_lists_rules_rest_and_total():
     text = e.to_text(precision=None)
     lines = text.splitlines()
     assert lines[0].startswith("x1 = 0.1, x2 = 0.2: y = ") and "weighted sum of 5 rules" in lines[0]
-    assert lines[1].split() == ["rule", "w", "w/sum(w)", "y:", "rule", "y:", "share"]
-    assert lines[2].split()[0] == f"R{e.rules[0] + 1}"
-    assert lines[4].startswith("3 other rules") and repr(float(e.remainder[0])) in lines[4]
+    assert lines[1].split() == [
+        "rule",
+        "w",
+        "w/sum(w)",
+        "y:",
+        "rule",
+        "y:",
+        "contribution",
+        "y:",
+        "share",
+    ]
+    first = lines[2].split()
+    assert first[0] == f"R{e.rules[0] + 1}"
+    assert first[-2:] == [repr(float(e.contributions[0, 0])), repr(float(e.shares[0, 0]))]
+    assert lines[4].startswith("3 other rules")
+    assert lines[4].split()[-2:] == [repr(float(e.remainder[0])), repr(float(e.remainder_share[0]))]
     assert lines[5].split() == ["total", repr(float(e.prediction[0]))]
     assert "<table>" in e.to_table(fmt="html")
     assert str(e) == e.to_text()
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("top", [None, 1, 4])
+def test_shares_are_contributions_over_the_total_absolute_contribution(seed, normalize, top):
+    a, b, alpha, beta = slm_parameters(seed)
+    rule_base = RuleBase.from_slm(a, b, alpha, beta, normalize=normalize)
+    x = np.random.default_rng(seed).normal(size=3)
+    e = explain(rule_base, x, top=top)
+    every = rule_base.contributions(x[None, :])[0]  # (n_rules, n_outputs)
+    total = np.abs(every).sum(axis=0)
+    np.testing.assert_allclose(e.shares, every[e.rules] / total, rtol=1e-14)
+    hidden = np.setdiff1d(np.arange(rule_base.n_rules), e.rules)
+    np.testing.assert_allclose(
+        e.remainder_share, np.abs(every[hidden]).sum(axis=0) / total, rtol=1e-14, atol=1e-16
+    )
+    np.testing.assert_allclose(np.abs(e.shares).sum(axis=0) + e.remainder_share, 1.0, rtol=1e-13)
+    assert np.all(np.sign(e.shares) == np.sign(e.contributions))
+
+
+def test_shares_are_zero_when_nothing_contributes():
+    e = RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]]).explain([0.5], top=1)
+    assert e.shares.tolist() == [[0.0]] and e.remainder_share.tolist() == [0.0]
+
+
+def test_explain_takes_a_dict_series_or_one_row_frame_by_input_name():
+    pd = pytest.importorskip("pandas")
+    rule_base = RuleBase.from_slm(*slm_parameters(1)).replace(input_names=["a", "b", "c"])
+    x = np.array([0.3, -1.2, 0.5])
+    expected = explain(rule_base, x)
+    by_name = {"c": 0.5, "a": 0.3, "b": -1.2}
+    for given in (
+        by_name,
+        pd.Series(by_name),
+        pd.DataFrame([by_name]),
+        pd.DataFrame([x, x + 1]).iloc[[0]],  # unnamed columns 0..2: taken in order
+    ):
+        e = explain(rule_base, given)
+        assert np.array_equal(e.x, x) and np.array_equal(e.contributions, expected.contributions)
+    with pytest.raises(ValueError, match=r"x misses \['c'\]; this rule base's inputs are"):
+        explain(rule_base, {"a": 1.0, "b": 2.0})
+    with pytest.raises(ValueError, match=r"x has unknown name\(s\) \['d'\]"):
+        explain(rule_base, pd.Series({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}))
+    with pytest.raises(ValueError, match=r"x misses \['c'\] and has unknown name\(s\) \['C'\]"):
+        explain(rule_base, {"a": 1.0, "b": 2.0, "C": 3.0})
+    with pytest.raises(ValueError, match="got a DataFrame of 2 rows"):
+        explain(rule_base, pd.DataFrame([by_name, by_name]))
+    with pytest.raises(ValueError, match="keyed by the input names"):
+        explain(rule_base, {0: 1.0, 1: 2.0, 2: 3.0})
+    with pytest.raises(TypeError, match=r"x must hold numbers \(one per input \['a', 'b', 'c'\]\)"):
+        explain(rule_base, {"a": "low", "b": 2.0, "c": 3.0})
 
 
 def test_explain_rejects_bad_inputs():

@@ -121,3 +121,44 @@ def test_octave_writefis_output_is_read_back(tmp_path, octave):
     theirs = randomts.load(tmp_path / "theirs.fis")  # Octave writes 15 significant digits
     X = inputs(0, rule_base)
     assert theirs.normalize and relative_error(theirs.predict(X), rule_base, X) < 1e-13
+
+
+def test_declared_data_ranges_and_the_engines(tmp_path, octave):
+    """The data's ranges, written as the variables' ranges: pyfuzzylite evaluates outside
+    them as inside; Octave's evalfis refuses inputs outside a FIS's ranges, and evaluates
+    them once the ranges are widened (``replace(input_range=...)`` before saving)."""
+    fl = pytest.importorskip("fuzzylite", reason="pip install --no-deps pyfuzzylite")
+    rule_base = model(7, normalize=True, order=1).replace(
+        input_range=[[-0.5, 0.5]] * 3, output_range=[[-0.1, 0.1]] * 2
+    )
+    X = inputs(7, rule_base, n_samples=15)
+    assert np.mean(np.abs(X) > 0.5) > 0.5  # mostly outside the declared ranges
+    engine = fl.FllImporter().from_string(dumps(rule_base, "fll"))
+    assert relative_error(fuzzylite_outputs(engine, X), rule_base, X) <= 1e-12
+    inside = np.clip(X, -0.5, 0.5)
+    widened = rule_base.replace(input_range=[[-10.0, 10.0]] * 3)
+    for name, saved, points in [
+        ("inside", rule_base, inside),
+        ("outside", rule_base, X),
+        ("widened", widened, X),
+    ]:
+        randomts.save(saved, tmp_path / f"{name}.fis")
+        np.savetxt(tmp_path / f"{name}.txt", points, fmt="%.17g")
+    script = " ".join(
+        f"try, Y = evalfis(load('{name}.txt'), readfis('{name}.fis')); "
+        f"fid = fopen('{name}.out', 'w'); fprintf(fid, '%.17g %.17g\\n', Y'); fclose(fid); "
+        "catch, end;"
+        for name in ("inside", "outside", "widened")
+    )
+    run = subprocess.run(
+        ["octave", "--no-gui", "-q", "--eval", "pkg load fuzzy-logic-toolkit; " + script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert not (tmp_path / "outside.out").exists()  # refused: outside the Range
+    for name, points in (("inside", inside), ("widened", X)):
+        Y = np.loadtxt(tmp_path / f"{name}.out", ndmin=2)
+        assert relative_error(Y, rule_base, points) <= 1e-12, name

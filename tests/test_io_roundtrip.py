@@ -149,26 +149,57 @@ def test_save_and_load_reject_what_they_cannot_handle(tmp_path):
     assert format_for("A.TXT").name == "text" and issubclass(FormatError, ValueError)
 
 
-def test_fis_and_fll_ranges_cover_the_rules_and_the_recorded_data_range():
+def _declared(text, prefix, closing=""):
+    """The ranges a FIS (``Range=[``) or FLL (``  range:``) text declares, in order."""
+    return [
+        [float(v) for v in line[len(prefix) : len(line) - len(closing)].split()]
+        for line in text.splitlines()
+        if line.startswith(prefix)
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["fis", "fll", "json", "text"])
+def test_recorded_ranges_are_written_as_given_and_read_back_bit_for_bit(tmp_path, fmt):
     rule_base = random_model(2).replace(
-        metadata={"input_range": [[-50.0, 1.0], [0.0, 60.0], [-1.0, 1.0]]}
+        input_range=[[-50.0, 1.0], [0.0, 60.0], [-1.0 / 3.0, 1.0]], output_range=[[0.1, 0.7]] * 2
     )
-    fis = dumps(rule_base, "fis")
+    if fmt == "fis":
+        assert _declared(dumps(rule_base, "fis"), "Range=[", "]") == [
+            *rule_base.input_range.tolist(),
+            *rule_base.output_range.tolist(),
+        ]
+    if fmt == "fll":
+        assert _declared(dumps(rule_base, "fll"), "  range:") == [
+            *rule_base.input_range.tolist(),
+            *rule_base.output_range.tolist(),
+        ]
+    path = tmp_path / f"m{FORMATS[fmt].extensions[0]}"
+    randomts.save(rule_base, path)
+    back = randomts.load(path)  # FIS sanitises names: compare the numbers
+    assert back.replace(input_names=None, output_names=None) == rule_base.replace(
+        input_names=None, output_names=None
+    )
+    assert np.array_equal(back.input_range, rule_base.input_range)
+    assert np.array_equal(back.output_range, rule_base.output_range)
+
+
+def test_without_recorded_ranges_fis_and_fll_cover_every_rule():
+    rule_base = random_model(2)
+    assert rule_base.input_range is None and rule_base.output_range is None
     lows = rule_base.centers - 3 * rule_base.sigmas
     highs = rule_base.centers + 3 * rule_base.sigmas
-    ranges = [
-        [float(v) for v in line[len("Range=[") : -1].split()]
-        for line in fis.splitlines()
-        if line.startswith("Range=")
-    ][:3]
-    assert ranges[0] == [-50.0, highs[:, 0].max()] and ranges[1] == [lows[:, 1].min(), 60.0]
-    assert ranges[2] == [min(-1.0, lows[:, 2].min()), max(1.0, highs[:, 2].max())]
-    fll_ranges = [
-        line.split()[1:]
-        for line in dumps(rule_base, "fll").splitlines()
-        if line.startswith("  range:")
-    ][:3]
-    assert [[float(v) for v in r] for r in fll_ranges] == ranges
+    expected = np.column_stack([lows.min(axis=0), highs.max(axis=0)]).tolist()
+    assert _declared(dumps(rule_base, "fis"), "Range=[", "]")[:3] == expected
+    assert _declared(dumps(rule_base, "fll"), "  range:")[:3] == expected
+    back = loads(dumps(rule_base, "fis"), "fis")
+    assert back.input_range.tolist() == expected  # a file's declared ranges are kept
+
+
+def test_json_written_before_with_ranges_in_metadata_still_loads_them():
+    text = dumps(random_model(1).replace(input_range=[[0.0, 1.0]] * 3), "json")
+    assert '"input_range": [' in text  # in the metadata object, where files always held it
+    back = loads(text, "json")
+    assert back.input_range.tolist() == [[0.0, 1.0]] * 3 and "input_range" not in back.metadata
 
 
 def test_save_into_a_missing_folder_or_onto_a_folder_says_so(tmp_path):
@@ -199,3 +230,15 @@ def test_a_name_ending_in_a_newline_is_quoted_not_written_bare(fmt):
     """Found by hypothesis: ``$`` in a regex also matches before a final newline."""
     rule_base = random_model(0, n_rules=2).replace(input_names=["0", "00", "A\n"])
     assert loads(dumps(rule_base, fmt), fmt).input_names == ("0", "00", "A\n")
+
+
+def test_a_constant_variable_gets_a_range_of_positive_length():
+    rule_base = random_model(3, n_features=3, n_outputs=2).replace(
+        input_range=[[2.0, 2.0], [0.0, 1.0], [-1.0, 1.0]], output_range=[[5.0, 5.0], [0.0, 1.0]]
+    )
+    declared = _declared(dumps(rule_base, "fis"), "Range=[", "]")
+    lows = rule_base.centers[:, 0] - 3 * rule_base.sigmas[:, 0]
+    highs = rule_base.centers[:, 0] + 3 * rule_base.sigmas[:, 0]
+    assert declared[0] == [min(2.0, lows.min()), max(2.0, highs.max())]
+    assert declared[1:3] == [[0.0, 1.0], [-1.0, 1.0]]
+    assert declared[3:] == [[4.0, 6.0], [0.0, 1.0]]

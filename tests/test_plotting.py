@@ -14,6 +14,7 @@ from randomts import RandomTSRegressor, RuleBase  # noqa: E402
 from randomts.plotting import (  # noqa: E402
     plot_local_models,
     plot_memberships,
+    plot_overview,
     plot_predicted_vs_true,
     plot_rule_centers,
     plot_surface,
@@ -67,6 +68,46 @@ def test_memberships_by_name_subset_and_default_range():
     peak = ax.get_lines()[0]
     assert peak.get_xdata()[np.argmax(peak.get_ydata())] == pytest.approx(7.0, abs=0.05)
     assert ax.get_xlabel() == "load"
+
+
+def test_recorded_ranges_set_the_default_range_and_fixed_values():
+    # y = x3: the surface over (x1, x2) sits at the middle of x3's recorded range, 5
+    rb = RuleBase(
+        centers=[[0.0, 0.0, 0.0]],
+        sigmas=[[1e3, 1e3, 1e3]],
+        coef=[[[0.0, 0.0, 1.0]]],
+        normalize=True,
+        input_range=[[-2.0, 3.0], [10.0, 20.0], [4.0, 6.0]],
+    )
+    assert plot_memberships(rb, feature=1).get_xlim() == (10.0, 20.0)
+    ax = plot_surface(rb, kind="surface")
+    assert ax.get_xlim()[0] <= -2.0 and ax.get_xlim()[1] >= 3.0
+    np.testing.assert_allclose(ax.collections[0].get_array(), 5.0, rtol=1e-12)
+    X = np.array([[0.0, 12.0, 1.0], [1.0, 14.0, 3.0]])  # data come first
+    assert plot_memberships(rb, feature=1, x_range=None).get_xlim() == (10.0, 20.0)
+    contour = plot_surface(rb, X)
+    assert contour.get_xlim() == (0.0, 1.0) and contour.get_ylim() == (12.0, 14.0)
+
+
+def test_overview_draws_two_inputs_sets_and_the_surface_at_mid_range():
+    rb = RuleBase(
+        centers=[[0.0, 0.0, 0.0]],
+        sigmas=[[1e3, 1e3, 1e3]],
+        coef=[[[0.0, 0.0, 1.0]]],
+        normalize=True,
+        input_names=["a", "b", "c"],
+        input_range=[[-2.0, 3.0], [10.0, 20.0], [4.0, 6.0]],
+    )
+    figure = plot_overview(rb, features=("c", "a"))
+    sets_c, sets_a, surface = figure.axes[:3]
+    assert sets_c.get_xlabel() == "c" and sets_c.get_xlim() == (4.0, 6.0)
+    assert sets_a.get_xlabel() == "a" and sets_a.get_xlim() == (-2.0, 3.0)
+    assert (surface.get_xlabel(), surface.get_ylabel()) == ("c", "a")
+    levels = surface.collections[0].levels
+    assert levels[0] <= 4.0 and levels[-1] >= 6.0  # y = c over c in [4, 6]
+    assert figure not in [plt.figure(n) for n in plt.get_fignums()]  # pyplot does not hold it
+    one = plot_overview(RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]]))
+    assert len(one.axes) == 2 and one.axes[1].get_lines()[0].get_label() == "model"
 
 
 def test_many_rules_get_no_legend():

@@ -235,3 +235,82 @@ def test_random_rejects_bad_parameters():
         RuleBase.random(n_features=2, centers="gamma")
     with pytest.raises(ValueError, match="'bounds' parameter is required"):
         RuleBase.random(n_features=2, centers="uniform")
+
+
+
+def test_ranges_are_recorded_by_fit_and_kept_by_subset_and_replace():
+    rng = np.random.default_rng(0)
+    X = rng.uniform([250.0, -1.0], [350.0, 1.0], size=(80, 2))
+    Y = np.column_stack([X[:, 0] / 100, X[:, 1] ** 2])
+    antecedents = RuleBase.random(n_features=2, n_rules=5, random_state=0)
+    assert antecedents.input_range is None and antecedents.output_range is None
+    fitted = antecedents.fit_consequents(X, Y)
+    np.testing.assert_array_equal(fitted.input_range, np.column_stack([X.min(0), X.max(0)]))
+    np.testing.assert_array_equal(fitted.output_range, np.column_stack([Y.min(0), Y.max(0)]))
+    assert not fitted.input_range.flags.writeable
+    for kept in (fitted.subset([3, 1]), fitted.replace(normalize=True), fitted.top_rules(2, X)):
+        assert np.array_equal(kept.input_range, fitted.input_range)
+        assert np.array_equal(kept.output_range, fitted.output_range)
+    one_output = fitted.replace(
+        intercept=np.zeros((5, 1)), coef=np.zeros((5, 1, 2)), output_names=None
+    )
+    assert one_output.output_range is None  # no longer one [low, high] per output
+    assert np.array_equal(one_output.input_range, fitted.input_range)
+    assert fitted.replace(input_range=None).input_range is None
+    assert fitted == antecedents.fit_consequents(X, Y).replace(input_range=[[0, 1], [0, 1]])
+
+
+def test_in_original_units_maps_the_input_range():
+    rb = RuleBase(centers=[[0.0, 1.0]], sigmas=[[1.0, 1.0]], input_range=[[-1.5, 2.0], [0.0, 1.0]])
+    orig = rb.in_original_units(mean=[10.0, -3.0], scale=[4.0, 0.5])
+    np.testing.assert_allclose(orig.input_range, [[4.0, 18.0], [-3.0, -2.5]], rtol=1e-15)
+
+
+def test_ranges_in_metadata_become_the_attributes():
+    rb = RuleBase(
+        centers=[[0.0]], sigmas=[[1.0]], metadata={"seed": 1, "input_range": [[-2.0, 2.0]]}
+    )
+    assert rb.input_range.tolist() == [[-2.0, 2.0]] and rb.metadata == {"seed": 1}
+    given = RuleBase(
+        centers=[[0.0]],
+        sigmas=[[1.0]],
+        input_range=[[0.0, 1.0]],
+        metadata={"input_range": [[-2.0, 2.0]]},
+    )
+    assert given.input_range.tolist() == [[0.0, 1.0]]  # the argument wins
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (
+            {"input_range": [[0.0, 1.0], [0.0, 1.0]]},
+            ValueError,
+            r"The 'input_range' parameter of RuleBase must have shape \(1, 2\), one \[low, high\] "
+            r"per variable; got shape \(2, 2\)",
+        ),
+        (
+            {"input_range": [[1.0, 0.0]]},
+            ValueError,
+            r"must hold finite pairs with low <= high; got \[1.0, 0.0\] for variable 0",
+        ),
+        (
+            {"output_range": [[0.0, np.inf]]},
+            ValueError,
+            r"'output_range' parameter of RuleBase must hold finite pairs",
+        ),
+        (
+            {"input_range": [["low", "high"]]},
+            TypeError,
+            r"'input_range' parameter of RuleBase must be \[low, high\] pairs of numbers",
+        ),
+        (
+            {"metadata": {"input_range": [1.0, 2.0]}},
+            ValueError,
+            r"'input_range' parameter of RuleBase must have shape \(1, 2\)",
+        ),
+    ],
+)
+def test_bad_ranges_are_named(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        RuleBase(centers=[[0.0]], sigmas=[[1.0]], **kwargs)

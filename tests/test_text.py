@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import randomts
 from randomts import FormatError, RuleBase
-from randomts.text import TABLE_FORMATS, format_rules, parse_rules
+from randomts.text import LABELS, TABLE_FORMATS, format_rules, linguistic_labels, parse_rules
 
 
 def random_model(seed, n_rules=5, n_features=3, n_outputs=2, normalize=False, names=None):
@@ -29,45 +30,139 @@ def test_parse_inverts_format_bit_for_bit(seed, n_outputs, normalize):
     assert np.array_equal(back.predict(X), rule_base.predict(X))
 
 
-def test_str_is_the_lossless_text_and_names_are_quoted_when_needed():
+def test_lossless_text_is_the_txt_format_and_names_are_quoted_when_needed():
     names = {"input_names": ["x1(k)", "temp (C)", "a*b"], "output_names": ["y=1", "y2"]}
     rule_base = random_model(0, names=names)
-    text = str(rule_base)
-    assert text == rule_base.to_text()
+    text = rule_base.to_text(lossless=True)
+    assert text == format_rules(rule_base) == randomts.io.dumps(rule_base, "text").rstrip("\n")
     assert '"temp (C)" is G(' in text and '"a*b"' in text and '    "y=1" = ' in text
     assert "x1(k) is G(" in text
     assert parse_rules(text) == rule_base
+    readable = str(rule_base)
+    assert readable == rule_base.to_text() and '"temp (C)" is about ' in readable
+    assert '    "y=1" = ' in readable
 
 
-def test_every_antecedent_and_full_equation_is_shown():
+def test_lossless_refuses_the_options_of_the_readable_text():
+    rule_base = random_model(0)
+    for options in ({"labels": True}, {"centered": False}, {"precision": 6}, {"top": 1}):
+        with pytest.raises(ValueError, match=r"lossless=True writes the TXT format.*drop \["):
+            rule_base.to_text(lossless=True, **options)
+    assert rule_base.to_text(lossless=True, precision=None) == format_rules(rule_base)
+
+
+def test_machine_text_shows_every_antecedent_and_full_equation():
     rule_base = RuleBase(
         centers=[[0.42, -0.8]], sigmas=[[0.13, 0.3]], coef=[[[1.3, -0.4]]], intercept=[[0.12]]
     )
-    assert rule_base.to_text(precision=2).splitlines()[-1] == (
+    assert format_rules(rule_base, precision=2).splitlines()[-1] == (
         "R1: IF x1 is G(0.42, 0.13) AND x2 is G(-0.8, 0.3) THEN y = 0.12 + 1.3*x1 - 0.4*x2"
     )
 
 
-def test_zero_coefficients_are_left_out_and_read_back_as_zero():
+def test_readable_rule_is_centred_where_the_rule_lives():
+    """y = b + A x written as y(c) + A (x - c): the constant is the output at the centre."""
     rule_base = RuleBase(
-        centers=[[0.0, 1.0]], sigmas=[[1.0, 2.0]], coef=[[[0.0, 5.0]]], intercept=[[0.0]]
+        centers=[[374.83081048352096, 317.5433192712619]],
+        sigmas=[[44.11600535796192, 44.547332417278]],
+        coef=[[[0.021974998577963575, 0.3]]],
+        intercept=[[-100.87619270576518]],
     )
-    text = rule_base.to_text()
-    assert "THEN y = 0.0 + 5.0*x2" in text
-    assert parse_rules(text) == rule_base
+    at_centre = (
+        -100.87619270576518 + 0.021974998577963575 * 374.83081048352096 + 0.3 * (317.5433192712619)
+    )
+    line = rule_base.to_text().splitlines()[-1]
+    assert line == (
+        "R1: IF x1 is about 374.8 (±44.12) AND x2 is about 317.5 (±44.55) THEN "
+        f"y = {at_centre:.4g} + 0.02197·(x1 - 374.8) + 0.3·(x2 - 317.5)"
+    )
+    assert (
+        rule_base.to_text(centered=False)
+        .splitlines()[-1]
+        .endswith("THEN y = -100.9 + 0.02197·x1 + 0.3·x2")
+    )
+    # every digit on request, and the centred equation predicts as the rule does
+    full = rule_base.to_text(precision=None).splitlines()[-1]
+    constant = float(full.split("THEN y = ")[1].split(" ")[0])
+    assert constant == pytest.approx(rule_base.rule_outputs(rule_base.centers)[0, 0, 0], rel=1e-15)
+
+
+def test_readable_text_of_negative_and_zero_centres_and_several_outputs():
+    rule_base = RuleBase(
+        centers=[[-2.5, 0.0]],
+        sigmas=[[1.0, 2.0]],
+        coef=[[[1.0, -2.0], [0.0, 0.0]]],
+        intercept=[[0.0, 7.0]],
+    )
+    lines = rule_base.to_text().splitlines()
+    assert lines[-3] == "R1: IF x1 is about -2.5 (±1) AND x2 is about 0 (±2) THEN"
+    assert lines[-2] == "    y1 = -2.5 + 1·(x1 + 2.5) - 2·x2"
+    assert lines[-1] == "    y2 = 7"
+
+
+@pytest.mark.parametrize("n_labels", sorted(LABELS))
+def test_labels_cut_the_recorded_range_into_equal_parts(n_labels):
+    grid = np.linspace(0.0, 10.0, 101)
+    rule_base = RuleBase(
+        centers=np.concatenate([grid, [-0.1, 10.1]])[:, None],
+        sigmas=np.ones((103, 1)),
+        input_range=[[0.0, 10.0]],
+    )
+    labels = [row[0] for row in linguistic_labels(rule_base, n_labels)]
+    assert labels[-2:] == ["below range", "above range"]
+    for c, label in zip(grid, labels[:-2], strict=True):
+        part = min(int(c / 10.0 * n_labels), n_labels - 1)
+        assert label == LABELS[n_labels][part], c
+    text = rule_base.to_text(labels=n_labels).splitlines()
+    assert text[2].startswith(f"R1: IF x1 is {LABELS[n_labels][0]} (about 0 ±1) THEN")
+
+
+def test_labels_need_a_range_from_the_rule_base_or_the_data():
+    rule_base = RuleBase(centers=[[0.0], [5.0]], sigmas=[[1.0], [1.0]])
+    with pytest.raises(ValueError, match="need the inputs' ranges.*input_range is None"):
+        rule_base.to_text(labels=True)
+    assert linguistic_labels(rule_base, 2, X=[[0.0], [4.0]]) == [["low"], ["above range"]]
+    with pytest.raises(ValueError, match=r"'labels' parameter must be True or a number .* got 9"):
+        rule_base.to_text(labels=9)
+
+
+def test_rules_by_importance_follow_rule_importance():
+    rule_base = random_model(3, n_rules=6, n_features=3, n_outputs=2)
+    X = np.random.default_rng(3).normal(size=(200, 3))
+    importance = randomts.importance.rule_importance(rule_base, X)
+    order = np.argsort(-importance, kind="stable")
+    lines = [line for line in rule_base.to_text(X=X).splitlines() if line.startswith("R")]
+    assert [int(line.split()[0][1:]) - 1 for line in lines] == order.tolist()
+    for line, i in zip(lines, order, strict=True):
+        assert f"({100 * importance[i]:.3g}%)" in line
+    top = rule_base.to_text(X=X, top=2).splitlines()
+    assert [line.split()[0] for line in top if line.startswith("R")] == [
+        f"R{i + 1}" for i in order[:2]
+    ]
+    rest = 100 * importance[order[2:]].sum()
+    assert (
+        top[-1]
+        == f"# ... 4 less important rules not shown ({rest:.3g}% of the absolute contributions)"
+    )
+    table = rule_base.table(X=X, top=3).splitlines()
+    assert [row.split()[0] for row in table[1:]] == [f"R{i + 1}" for i in order[:3]]
+    with pytest.raises(ValueError, match="'top' parameter needs the data X"):
+        rule_base.to_text(top=2)
 
 
 def test_precision_rounds_to_significant_digits():
     rule_base = RuleBase(centers=[[1 / 3]], sigmas=[[2 / 3]], intercept=[[123456.789]])
-    assert "G(0.333, 0.667) THEN y = 1.23e+05" in rule_base.to_text(precision=3)
-    rounded = parse_rules(rule_base.to_text(precision=3))
+    assert "x1 is about 0.333 (±0.667) THEN y = 1.23e+05" in rule_base.to_text(precision=3)
+    assert "x1 is about 0.3333 (±0.6667) THEN y = 1.235e+05" in str(rule_base)
+    assert "G(0.333, 0.667) THEN y = 1.23e+05" in format_rules(rule_base, precision=3)
+    rounded = parse_rules(format_rules(rule_base, precision=3))
     assert rounded.centers[0, 0] == 0.333 and rounded.intercept[0, 0] == 123000.0
 
 
 @pytest.mark.parametrize("fmt", ["plain", "github", "latex", "html", "grid", "tsv"])
 def test_table_holds_every_number_in_every_format(fmt):
     rule_base = random_model(1, n_rules=3, n_features=2, n_outputs=1)
-    table = rule_base.table(fmt=fmt, precision=None)
+    table = rule_base.table(fmt=fmt, precision=None, centered=False)
     numbers = np.concatenate(
         [
             rule_base.centers.ravel(),
@@ -80,6 +175,11 @@ def test_table_holds_every_number_in_every_format(fmt):
         assert repr(float(value)) in table
     for header in ("x1: c", "x1: s", "y: const", "y: x2"):
         assert header in table
+    centred = rule_base.table(fmt=fmt, precision=None)
+    at_centres = rule_base.intercept[:, 0] + np.einsum(
+        "ik,ik->i", rule_base.coef[:, 0], rule_base.centers
+    )
+    assert "y: at c" in centred and all(repr(float(v)) in centred for v in at_centres)
 
 
 def test_table_rows_are_rules_in_order():
@@ -89,6 +189,30 @@ def test_table_rows_are_rules_in_order():
     first = lines[1].split()
     assert float(first[1]) == pytest.approx(rule_base.centers[0, 0], rel=1e-3)
     assert float(first[2]) == pytest.approx(rule_base.sigmas[0, 0], rel=1e-3)
+
+
+def test_html_is_a_compact_escaped_table_with_rounded_numbers():
+    rule_base = random_model(4, n_rules=30, n_features=2, n_outputs=1).replace(
+        input_names=["<b>", "a & b"]
+    )
+    page = rule_base._repr_html_()
+    assert page.startswith('<table class="randomts-rules">') and page.endswith("</table>")
+    assert "&lt;b&gt;" in page and "a &amp; b" in page and "<b>" not in page
+    assert page.count("<tr>") == 1 + 20 + 1  # header, 20 rules, "... 10 more rules"
+    assert "10 more rules" in page and "30 rules, 2 inputs, 1 output, weighted sum" in page
+    c = rule_base.centers[0, 0]
+    assert f"<td>about {c:.4g} (±{rule_base.sigmas[0, 0]:.4g})</td>" in page
+    assert repr(float(c)) not in page
+
+
+def test_text_and_table_reject_a_bad_precision():
+    rule_base = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
+    with pytest.raises(ValueError, match="The 'precision' parameter must be an int in the range"):
+        rule_base.to_text(precision=0)
+    with pytest.raises(ValueError, match="The 'precision' parameter must be an int in the range"):
+        rule_base.table(precision=0)
+    with pytest.raises(TypeError, match="The 'centered' parameter must be a bool; got 'no'"):
+        rule_base.to_text(centered="no")
 
 
 def test_table_rejects_an_unknown_format():
@@ -206,3 +330,28 @@ def test_names_that_look_like_rule_labels_or_comments_read_back():
     names = {"input_names": ["R1:", "a#b", "x"], "output_names": ["R2:", "#"]}
     rule_base = random_model(4, n_rules=3, names=names)
     assert parse_rules(format_rules(rule_base)) == rule_base
+
+
+def test_txt_ranges_lines_round_trip_and_bad_ones_name_their_line():
+    rule_base = random_model(5, n_rules=2, n_features=2, n_outputs=1).replace(
+        input_range=[[-1 / 3, 2.0], [0.1, 0.7]], output_range=[[-5.5, 1e-300]]
+    )
+    text = format_rules(rule_base)
+    assert "# input ranges: x1 in [-0.3333333333333333, 2.0], x2 in [0.1, 0.7]" in text
+    back = parse_rules(text)
+    assert back == rule_base
+    assert np.array_equal(back.input_range, rule_base.input_range)
+    assert np.array_equal(back.output_range, rule_base.output_range)
+    lines = text.splitlines()
+    for old, new, message in [
+        ("x2 in [0.1, 0.7]", "x3 in [0.1, 0.7]", r"the input ranges must name \['x1', 'x2'\]"),
+        ("x2 in [0.1, 0.7]", "x2 in [0.7, 0.1]", "expected a high end >= the low end 0.7"),
+        ("x2 in [0.1, 0.7]", "x2 in [0.1 0.7]", "expected ','"),
+        ("x2 in [0.1, 0.7]", "x2 [0.1, 0.7]", "expected 'in'"),
+    ]:
+        bad = "\n".join(line.replace(old, new) for line in lines)
+        with pytest.raises(FormatError, match=f"line 3: {message}"):
+            parse_rules(bad)
+    twice = "\n".join(lines[:3] + [lines[2]] + lines[3:])
+    with pytest.raises(FormatError, match="line 4: a second input ranges line"):
+        parse_rules(twice)

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "atomic_write",
     "read_text",
+    "declared_ranges",
     "variable_ranges",
 ]
 
@@ -190,12 +191,15 @@ def atomic_write(path, data: bytes) -> None:
 
 
 def variable_ranges(rule_base):
-    """Nominal ranges of the inputs and outputs, for formats that declare them.
+    """Ranges of the inputs and outputs, for formats that declare them.
 
-    Inputs: every centre plus and minus three widths, widened to the data's
-    range ``metadata["input_range"]`` when the rule base records one.
-    Outputs: ``metadata["output_range"]`` if recorded, else the span of the
-    rules' consequents at their own centres. Ranges never change outputs.
+    The recorded ranges (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`:
+    the training data's, or those read from a file) when the rule base has
+    them. Otherwise, inputs: every centre plus and minus three widths;
+    outputs: the span of the rules' consequents at their own centres. A range
+    that is one point (a constant variable) is widened, as MATLAB requires
+    ``low < high``: an input's to also cover every centre plus and minus three
+    widths, an output's by 1 on each side. Ranges never change outputs.
 
     Returns
     -------
@@ -205,28 +209,47 @@ def variable_ranges(rule_base):
     Examples
     --------
     >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]],
-    ...               metadata={"input_range": [[-5.0, 1.0]]})
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
     >>> variable_ranges(rb)
-    (array([[-5.,  3.]]), array([[1., 3.]]))
+    (array([[-3.,  3.]]), array([[1., 3.]]))
+    >>> variable_ranges(rb.replace(input_range=[[-0.5, 1.0]]))[0]
+    array([[-0.5,  1. ]])
     """
     centers, sigmas = rule_base.centers, rule_base.sigmas
-    inputs = np.stack(
+    spans = np.stack(
         [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
     )
-    recorded = _recorded_range(rule_base.metadata.get("input_range"), rule_base.n_features)
-    if recorded is not None:
-        inputs = np.stack(
-            [np.minimum(inputs[:, 0], recorded[:, 0]), np.maximum(inputs[:, 1], recorded[:, 1])],
-            axis=1,
-        )
-    outputs = _recorded_range(rule_base.metadata.get("output_range"), rule_base.n_outputs)
+    inputs = spans if rule_base.input_range is None else rule_base.input_range.copy()
+    flat = inputs[:, 0] == inputs[:, 1]  # a constant input: MATLAB wants low < high
+    inputs[flat] = np.stack(
+        [np.minimum(inputs[flat, 0], spans[flat, 0]), np.maximum(inputs[flat, 1], spans[flat, 1])],
+        axis=1,
+    )
+    outputs = rule_base.output_range
     if outputs is None:
         at_centers = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
         outputs = np.stack([at_centers.min(axis=0), at_centers.max(axis=0)], axis=1)
-        flat = outputs[:, 0] == outputs[:, 1]
-        outputs[flat] += [-1.0, 1.0]
+    else:
+        outputs = outputs.copy()
+    flat = outputs[:, 0] == outputs[:, 1]
+    outputs[flat] += [-1.0, 1.0]
     return inputs, outputs
+
+
+def declared_ranges(values):
+    """A list of ``[low, high]`` pairs read from a file, as a (n, 2) array, or None.
+
+    None unless every pair is finite with ``low <= high``: such ranges are
+    kept as the rule base's recorded ranges, others are not.
+
+    Examples
+    --------
+    >>> declared_ranges([[0.0, 1.0], [-2.0, 2.0]]).shape
+    (2, 2)
+    >>> declared_ranges([[0.0, float("inf")]]) is None
+    True
+    """
+    return _recorded_range(values, len(values))
 
 
 def _recorded_range(value, count):

@@ -19,7 +19,7 @@ order)::
 
     [Input1]
     Name='x1'
-    Range=[-4.2 3.9]              # covers every centre +- 3 widths and the data
+    Range=[-4.2 3.9]              # the training data's range (else every centre +- 3 widths)
     NumMFs=3                      # one membership function per rule
     MF1='r1':'gaussmf',[sigma center]
     ...
@@ -36,7 +36,10 @@ Both engines compute ``wtsum`` as ``sum_i w_i z_i`` and ``wtaver`` as
 ``sum_i w_i z_i / sum_i w_i`` (rules with equal outputs are merged with
 ``AggMethod='sum'``, which leaves both sums unchanged). Numbers are written with
 ``repr``. Names keep every character but quotes and whitespace, which become
-``_``.
+``_``. The variables' ``Range`` is the rule base's recorded range (the
+training data's, else every centre plus and minus three widths): MATLAB warns
+about inputs outside it and Octave's ``evalfis`` refuses them, so widen
+``input_range`` before saving to evaluate such a file beyond the data there.
 
 The reader accepts any FIS of this kind written by other tools: keys in any
 order, ``%``/``#`` comments, MFs shared between rules, ``'constant'``

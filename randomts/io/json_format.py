@@ -16,7 +16,9 @@ allowed)::
       "intercept": [H lists of m numbers],        # b_i
       "metadata": {...}                # how it was made: library version,
                                        # estimator params (seed, distributions,
-                                       # standardisation), input_mean/input_scale
+                                       # standardisation), input_mean/input_scale,
+                                       # and the recorded input_range/output_range
+                                       # ([low, high] per variable), when known
     }
 
 Numbers are written with ``repr`` (shortest round-trip form), so a loaded
@@ -72,6 +74,15 @@ def _rows(name, rows) -> str:
     return f'  "{name}": [\n{body}\n  ]'
 
 
+def _with_ranges(rule_base):
+    """The metadata, with the recorded ranges (as lists) where files have always kept them."""
+    metadata = rule_base.metadata
+    for key in ("input_range", "output_range"):
+        if getattr(rule_base, key) is not None:
+            metadata[key] = getattr(rule_base, key).tolist()
+    return metadata
+
+
 class JsonFormat(RuleBaseFormat):
     """A documented, versioned JSON object (see the module docstring)."""
 
@@ -86,7 +97,11 @@ class JsonFormat(RuleBaseFormat):
             return _system_to_json(rule_base)
         try:
             metadata = json.dumps(
-                rule_base.metadata, allow_nan=False, ensure_ascii=False, indent=2, sort_keys=True
+                _with_ranges(rule_base),
+                allow_nan=False,
+                ensure_ascii=False,
+                indent=2,
+                sort_keys=True,
             )
         except (TypeError, ValueError) as exc:
             raise ValueError(f"The rule base's metadata cannot be saved as JSON: {exc}") from None
