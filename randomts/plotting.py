@@ -633,7 +633,7 @@ def plot_overview(model, X=None, *, features=(0, 1), output=0, fixed=None, figur
     >>> fig.axes[0].get_xlim()
     (np.float64(-1.0), np.float64(2.0))
     """
-    rule_base = _rule_base(model, "plot_overview")
+    rule_base = as_rule_base(model, "plot_overview")
     X = _check_data(X, rule_base)
     if figure is None:
         _pyplot()  # the clear error when matplotlib is missing
