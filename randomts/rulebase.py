@@ -309,6 +309,22 @@ class RuleBase:
 
     __hash__ = None  # mutable-looking container semantics: equal by value, not hashable
 
+    def __getstate__(self):
+        """The defining arrays, names and metadata (not the caches), for pickle and copy."""
+        cls = type(self)
+        return {
+            key: value
+            for key, value in self.__dict__.items()
+            if not isinstance(getattr(cls, key, None), cached_property)
+        }
+
+    def __setstate__(self, state):
+        """Restore :meth:`__getstate__`'s state, with the arrays read-only again."""
+        self.__dict__.update(state)
+        for key in ("_centers", "_sigmas", "_coef", "_intercept"):
+            if key in state:
+                setattr(self, key, _frozen(state[key]))
+
     def __repr__(self) -> str:
         mode = "weighted average" if self._normalize else "weighted sum"
         return (

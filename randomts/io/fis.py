@@ -36,7 +36,8 @@ Both engines compute ``wtsum`` as ``sum_i w_i z_i`` and ``wtaver`` as
 ``sum_i w_i z_i / sum_i w_i`` (rules with equal outputs are merged with
 ``AggMethod='sum'``, which leaves both sums unchanged). Numbers are written with
 ``repr``. Names keep every character but quotes and whitespace, which become
-``_``.
+``_``. The rule base's metadata, if any, follow the rules on one comment line
+``% randomts-metadata: {...}`` (JSON), after everything an engine reads.
 
 The reader accepts any FIS of this kind written by other tools: keys in any
 order, ``%``/``#`` comments, MFs shared between rules, ``'constant'``
@@ -58,7 +59,7 @@ from __future__ import annotations
 import re
 
 from ..exceptions import FormatError
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FisFormat"]
@@ -139,11 +140,14 @@ class FisFormat(RuleBaseFormat):
                 f"{' '.join([index] * rule_base.n_features)}, "
                 f"{' '.join([index] * rule_base.n_outputs)} (1) : 1"
             )
+        lines += metadata_comment(rule_base, "%")  # after the rules, which end what engines read
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
         """Read a Sugeno FIS with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        rule_base = _Reader(text).rule_base()
+        metadata = read_metadata_comment(text, "%")
+        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
 
 
 class _Reader:

@@ -37,7 +37,8 @@ Names must be identifiers in FLL: other characters become ``_`` (and a name
 that is an FLL keyword gets a trailing ``_``); the original name is kept in
 the variable's ``description`` as a JSON string (with ``#`` written
 ``\\u0023``, since ``#`` starts a comment), from which the reader restores it.
-Numbers are written with ``repr``.
+Numbers are written with ``repr``. The rule base's metadata, if any, follow
+the rules on one comment line ``# randomts-metadata: {...}`` (JSON).
 
 The reader accepts engines written by other tools when randomts can
 represent them (Gaussian inputs of height 1, ``Linear`` or ``Constant``
@@ -61,7 +62,7 @@ import json
 import re
 
 from ..exceptions import FormatError
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FllFormat"]
@@ -114,13 +115,15 @@ class FllFormat(RuleBaseFormat):
         outputs = unique_names([_identifier(n) for n in rule_base.output_names])
         defuzzifier = "WeightedAverage" if rule_base.normalize else "WeightedSum"
         lines = ["Engine: randomts"]
-        for k, (name, original) in enumerate(zip(inputs, rule_base.input_names)):
+        for k, (name, original) in enumerate(zip(inputs, rule_base.input_names, strict=True)):
             lines += _variable_head("InputVariable", name, original, input_ranges[k])
             lines += [
                 f"  term: r{i + 1} Gaussian {_numbers([c, s])}"
-                for i, (c, s) in enumerate(zip(rule_base.centers[:, k], rule_base.sigmas[:, k]))
+                for i, (c, s) in enumerate(
+                    zip(rule_base.centers[:, k], rule_base.sigmas[:, k], strict=True)
+                )
             ]
-        for m, (name, original) in enumerate(zip(outputs, rule_base.output_names)):
+        for m, (name, original) in enumerate(zip(outputs, rule_base.output_names, strict=True)):
             lines += _variable_head("OutputVariable", name, original, output_ranges[m]) + [
                 "  aggregation: none",
                 f"  defuzzifier: {defuzzifier} TakagiSugeno",
@@ -144,11 +147,14 @@ class FllFormat(RuleBaseFormat):
             antecedent = " and ".join(f"{name} is r{i + 1}" for name in inputs)
             consequent = " and ".join(f"{name} is r{i + 1}" for name in outputs)
             lines.append(f"  rule: if {antecedent} then {consequent}")
+        lines += metadata_comment(rule_base, "#")  # a comment to fuzzylite
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
         """Read a Takagi-Sugeno engine with Gaussian inputs and linear or constant outputs."""
-        return _Reader(text).rule_base()
+        rule_base = _Reader(text).rule_base()
+        metadata = read_metadata_comment(text, "#")
+        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
 
 
 def _variable_head(kind, name, original, value_range):
@@ -415,13 +421,21 @@ class _Reader:
             names[role] = [self.original_name(v) for v in variables]
         try:
             return RuleBase(
-                centers=[[v.terms[t][2][0] for v, t in zip(self.inputs, ins)] for ins, _ in rules],
-                sigmas=[[v.terms[t][2][1] for v, t in zip(self.inputs, ins)] for ins, _ in rules],
+                centers=[
+                    [v.terms[t][2][0] for v, t in zip(self.inputs, ins, strict=True)]
+                    for ins, _ in rules
+                ],
+                sigmas=[
+                    [v.terms[t][2][1] for v, t in zip(self.inputs, ins, strict=True)]
+                    for ins, _ in rules
+                ],
                 coef=[
-                    [v.terms[t][2][:-1] for v, t in zip(self.outputs, outs)] for _, outs in rules
+                    [v.terms[t][2][:-1] for v, t in zip(self.outputs, outs, strict=True)]
+                    for _, outs in rules
                 ],
                 intercept=[
-                    [v.terms[t][2][-1] for v, t in zip(self.outputs, outs)] for _, outs in rules
+                    [v.terms[t][2][-1] for v, t in zip(self.outputs, outs, strict=True)]
+                    for _, outs in rules
                 ],
                 normalize=normalize,
                 **names,
