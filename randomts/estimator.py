@@ -464,7 +464,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         return new
 
     def _saved_rule_base(self):
-        """The rule base that :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
+        """The rule base :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
 
         The metadata gain ``estimator_state``: the class, the dimension of
         ``y`` in ``fit``, ``feature_names_in_`` and the variable names (which
@@ -489,10 +489,11 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
 
         The parameters are the recorded ones that this class has (a random
         generator, which JSON cannot hold, becomes ``None``); the rule base,
-        as read, is the fitted model.
+        as read, is the fitted model, and its metadata lose the record (so
+        that saving ``rule_base_`` alone writes a rule base).
         """
         metadata = rule_base.metadata
-        state = metadata["estimator_state"]
+        state = metadata.pop("estimator_state")  # saving the rules alone writes a rule base
         known = cls().get_params()
         recorded = metadata.get("params")
         params = {}
@@ -519,7 +520,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             model._ranges = (ranges[:, 0], ranges[:, 1])
         except (TypeError, ValueError, IndexError):
             pass  # not recorded: a later partial_fit records them afresh
-        model.rule_base_ = rule_base
+        model.rule_base_ = rule_base.replace(metadata=metadata)
         return model
 
 

@@ -56,6 +56,7 @@ def test_a_saved_estimator_loads_as_the_same_fitted_estimator(
         assert relative_error(got.reshape(300, -1), model.rule_base_, X_new) <= 1e-12
     assert back.score(X_new, model.predict(X_new)) == pytest.approx(1.0, abs=1e-12)
     assert back.rule_base_ == model.rule_base_
+    assert back.rule_base_.metadata == model.rule_base_.metadata
 
 
 def test_feature_and_output_names_survive_every_format(tmp_path):
@@ -116,7 +117,7 @@ def test_a_pipeline_of_scalers_is_folded_into_one_rule_base(tmp_path, fmt, make,
     assert type(back) is RandomTSRegressor and list(back.feature_names_in_) == ["a", "b", "c"]
     assert back.rule_base_.input_names == ("a", "b", "c")
     folded = [type(s).__name__ for s in scalers if s != "passthrough"]
-    assert back.rule_base_.metadata["estimator_state"]["folded_steps"] == folded
+    assert back.rule_base_.metadata["folded_steps"] == folded
     X_new = pd.DataFrame(data(seed=2, offset=300.0)[0], columns=["a", "b", "c"])
     expected = pipeline.predict(X_new)
     scale = np.abs(pipeline[-1].rule_base_.contributions(pipeline[:-1].transform(X_new))).sum(1)

@@ -88,8 +88,8 @@ def _folded_pipeline(pipeline, steps):
     if names is not None:
         state["feature_names_in"] = input_names = [str(n) for n in names]
     state["input_names"] = list(input_names)
-    state["folded_steps"] = folded
     metadata[STATE_KEY] = state
+    metadata["folded_steps"] = folded  # provenance: the scalers now inside the rules
     recorded = _fit_scaling(metadata, n_features)
     if recorded is not None:  # the estimator's own standardisation, after the pipeline's
         metadata["input_mean"] = (mean + recorded[0] * scale).tolist()
