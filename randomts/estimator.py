@@ -467,8 +467,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """The rule base :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
 
         The metadata gain ``estimator_state``: the class, the dimension of
-        ``y`` in ``fit``, ``feature_names_in_`` and the variable names (which
-        some formats must change); :meth:`_from_saved` reads them back.
+        ``y`` in ``fit``, ``feature_names_in_``, the variable names (which
+        some formats must change) and the other fitted attributes that JSON
+        holds exactly (scalars, short 1-D arrays: a penalty chosen in ``fit``,
+        say); :meth:`_from_saved` reads them back.
         """
         check_is_fitted(self, "rule_base_")
         rule_base = self.rule_base_
@@ -480,6 +482,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             "feature_names_in": None if names is None else [str(n) for n in names],
             "input_names": list(rule_base.input_names),
             "output_names": list(rule_base.output_names),
+            "attributes": _recordable_attributes(self),
         }
         return rule_base.replace(metadata=metadata)
 
@@ -512,6 +515,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         model.n_features_in_ = rule_base.n_features
         model.n_outputs_ = rule_base.n_outputs
         model._y_ndim = state["target_ndim"]
+        for name, value in (state.get("attributes") or {}).items():
+            _restore_attribute(model, name, value)
         model._stream = None
         model._scaling = _fit_scaling(metadata, rule_base.n_features)
         low_high = [metadata.get(key) for key in ("input_range", "output_range")]
@@ -522,6 +527,54 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             pass  # not recorded: a later partial_fit records them afresh
         model.rule_base_ = rule_base.replace(metadata=metadata)
         return model
+
+
+#: Fitted attributes that saving records elsewhere, or that are the model itself.
+_NOT_RECORDED = ("rule_base_", "feature_names_in_", "n_features_in_", "n_outputs_")
+#: Longest 1-D array attribute recorded with a saved estimator.
+_MAX_RECORDED = 10_000
+
+
+def _recordable_attributes(model):
+    """Public fitted attributes (``name_``) that JSON holds exactly, as ``{name: record}``.
+
+    Python and NumPy scalars (bool, int, float, str) are kept as they are;
+    1-D NumPy arrays of up to :data:`_MAX_RECORDED` numbers or strings as
+    ``{"array": [...], "dtype": "..."}``. Anything else is left out.
+    """
+    records = {}
+    for name, value in vars(model).items():
+        if not name.endswith("_") or name.startswith("_") or name in _NOT_RECORDED:
+            continue
+        if isinstance(value, np.generic):
+            value = value.item()
+        if value is None or isinstance(value, (bool, int, str)):
+            records[name] = value
+        elif isinstance(value, float) and np.isfinite(value):
+            records[name] = value
+        elif (
+            isinstance(value, np.ndarray)
+            and value.ndim == 1
+            and value.size <= _MAX_RECORDED
+            and value.dtype.kind in "biufU"
+            and (value.dtype.kind not in "f" or np.all(np.isfinite(value)))
+        ):
+            records[name] = {"array": value.tolist(), "dtype": value.dtype.str}
+    return records
+
+
+def _restore_attribute(model, name, record):
+    """Set one attribute recorded by :func:`_recordable_attributes`; ignore a damaged record."""
+    if not (isinstance(name, str) and name.endswith("_") and not name.startswith("_")):
+        return
+    if name in _NOT_RECORDED:
+        return
+    if isinstance(record, dict):
+        try:
+            record = np.asarray(record["array"], dtype=np.dtype(record["dtype"]))
+        except (KeyError, TypeError, ValueError):
+            return
+    setattr(model, name, record)
 
 
 def _fit_scaling(metadata, n_features):

@@ -158,6 +158,10 @@ def test_pickle_round_trips(standardize):
     rule_base = pickle.loads(pickle.dumps(model.rule_base_))
     assert rule_base == model.rule_base_ and rule_base.metadata == model.rule_base_.metadata
     assert not rule_base.centers.flags.writeable and not rule_base.coef.flags.writeable
+    streamed = RandomTSRegressor(n_rules=9, standardize=standardize, random_state=1)
+    streamed.partial_fit(X[:150], y[:150])
+    resumed = pickle.loads(pickle.dumps(streamed)).partial_fit(X[150:], y[150:])
+    assert np.array_equal(resumed.predict(X), streamed.partial_fit(X[150:], y[150:]).predict(X))
     fresh = pickle.loads(pickle.dumps(RandomTSRegressor(n_rules=9, random_state=1)))
     assert np.array_equal(
         fresh.fit(X, y).predict(X),
@@ -215,3 +219,20 @@ def test_prune_and_importance_validate_their_input():
         model.prune(2, X, np.column_stack([y, y]))
     with pytest.raises(Exception, match="not fitted"):
         RandomTSRegressor().prune(2, X, y)
+
+
+def test_other_fitted_attributes_survive_saving(tmp_path):
+    """Scalars and short arrays an estimator learns in fit (a chosen penalty, say) come back."""
+    X, y = data()
+    model = RandomTSRegressor(n_rules=4, random_state=0).fit(X, y)
+    model.alpha_ = 0.125  # as a fit that chooses its penalty would set it
+    model.path_ = np.array([1.0, 0.5, 0.25])
+    model.labels_ = np.array(["a", "b"])
+    model.matrix_ = np.eye(2)  # 2-D: left out
+    for fmt in FORMATS:
+        back = loads(dumps(model, fmt), fmt)
+        assert back.alpha_ == 0.125 and type(back.alpha_) is float
+        assert np.array_equal(back.path_, model.path_) and back.path_.dtype == np.float64
+        assert back.labels_.tolist() == ["a", "b"] and not hasattr(back, "matrix_")
+    pruned = loads(dumps(model, "json"), "json").prune(2, X, y)  # refits with the chosen penalty
+    assert pruned.rule_base_ == prune(model.rule_base_, 2, X, y, alpha=0.125)
