@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import warnings
 
 __all__ = ["main", "build_parser"]
 
@@ -288,8 +290,6 @@ def _add_fit(commands):
 
 
 def _fit(args):
-    import warnings
-
     import numpy as np
 
     from .estimator import RandomTSRegressor
@@ -323,13 +323,11 @@ def _fit(args):
         alpha=args.alpha,
         random_state=args.seed,
     )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _reported_warnings():
         with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
             scores = _cross_validated(model, X, y, targets, args.cv, args.seed, bar)
             model.fit(X, y)
             bar.update()
-    _print_warnings(caught)
     rmse = np.sqrt(np.mean((model.predict(X).reshape(Y.shape) - Y) ** 2, axis=0))
     # The CSV's names: the rules' variables, and the estimator's inputs as if fitted on a table.
     model.rule_base_ = model.rule_base_.replace(input_names=inputs, output_names=targets)
@@ -395,12 +393,23 @@ def _progress_bar(total, *, quiet):
     )
 
 
-def _print_warnings(caught):
-    """The warnings of the library (and of what it calls) as one readable line each on stderr."""
+@contextlib.contextmanager
+def _reported_warnings():
+    """Print the warnings raised in the block, once per message, as readable lines on stderr.
+
+    Each line reads ``randomts: warning: <message> [<class>] (<n> times)``.
+    Deprecation warnings (for developers, not for the data's owner) and
+    scikit-learn's note that an array has no feature names (the CLI selects
+    the columns by name) are left out.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        yield
     counts = {}
     for item in caught:
-        if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
-            continue  # for developers, not for the data's owner
         key = (item.category.__name__, str(item.message))
         counts[key] = counts.get(key, 0) + 1
     for (category, message), count in counts.items():
@@ -460,11 +469,14 @@ def _add_predict(commands):
 
 
 def _predict(args):
+    from .io import load
     from .io.csv_data import format_csv, read_csv, write_csv
 
-    rule_base = _load(args.model)
+    model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
+    rule_base = getattr(model, "rule_base_", model)
     _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
-    Y = rule_base.predict(X)  # one column per output, named as in the model
+    with _reported_warnings():
+        Y = model.predict(X).reshape(X.shape[0], rule_base.n_outputs)  # a column per output
     if args.output:
         write_csv(args.output, rule_base.output_names, Y, delimiter=args.delimiter)
         return f"wrote {args.output} ({Y.shape[0]} rows)"

@@ -426,3 +426,18 @@ def test_library_warnings_are_printed_as_readable_lines(tmp_path, capsys, data_c
     )
     assert code == 0 and out.startswith("fitted 3 rules")
     assert err == "randomts: warning: many unknowns for few rows [UserWarning] (4 times)\n"
+
+
+def test_predict_prints_the_estimators_warnings_as_lines(capsys, data_csv, model_json, monkeypatch):
+    import warnings
+
+    predict = randomts.RandomTSRegressor.predict
+
+    def predict_that_warns(self, X):
+        warnings.warn("12% of the rows lie where no rule fires", RuntimeWarning, stacklevel=2)
+        return predict(self, X)
+
+    monkeypatch.setattr(randomts.RandomTSRegressor, "predict", predict_that_warns)
+    code, out, err = run(capsys, "predict", model_json, data_csv)
+    assert code == 0 and out.splitlines()[0] == "y1,y2" and len(out.splitlines()) == 401
+    assert err == "randomts: warning: 12% of the rows lie where no rule fires [RuntimeWarning]\n"
