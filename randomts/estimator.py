@@ -564,16 +564,26 @@ def _recordable_attributes(model):
 
 
 def _restore_attribute(model, name, record):
-    """Set one attribute recorded by :func:`_recordable_attributes`; ignore a damaged record."""
-    if not (isinstance(name, str) and name.endswith("_") and not name.startswith("_")):
-        return
-    if name in _NOT_RECORDED:
-        return
+    """Set one attribute recorded by :func:`_recordable_attributes`, or raise a ValueError."""
+    if (
+        not isinstance(name, str)
+        or not name.endswith("_")
+        or name.startswith("_")
+        or name in _NOT_RECORDED
+    ):
+        raise ValueError(f"{name!r} is not an attribute that is saved")
     if isinstance(record, dict):
         try:
-            record = np.asarray(record["array"], dtype=np.dtype(record["dtype"]))
-        except (KeyError, TypeError, ValueError):
-            return
+            dtype = np.dtype(record["dtype"])
+            if dtype.kind not in "biufU":
+                raise TypeError(f"dtype {dtype} is not one that is saved")
+            record = np.asarray(record["array"], dtype=dtype)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"attribute {name!r} is not a 1-D array record: {exc}") from None
+        if record.ndim != 1:
+            raise ValueError(f"attribute {name!r} is not a 1-D array record")
+    elif not (record is None or isinstance(record, (bool, int, float, str))):
+        raise ValueError(f"attribute {name!r} holds {type(record).__name__}")
     setattr(model, name, record)
 
 

@@ -187,6 +187,10 @@ def test_a_damaged_estimator_record_is_a_format_error_on_its_line(tmp_path):
     fll = dumps(model, "fll").replace('"class": "RandomTSRegressor"', '"class": "Nope"')
     with pytest.raises(FormatError, match=r"line \d+: the file holds a fitted 'Nope'"):
         loads(fll, "fll")
+    document["metadata"]["estimator_state"]["target_ndim"] = 2
+    document["metadata"]["estimator_state"]["attributes"] = {"x_": {"array": [1], "dtype": "O"}}
+    with pytest.raises(FormatError, match=r"line \d+: .* damaged: attribute 'x_' is not a 1-D"):
+        loads(json.dumps(document, indent=1), "json")
     broken = dumps(model, "text").replace("randomts-metadata: {", "randomts-metadata: [")
     with pytest.raises(FormatError, match="the metadata comment is not a JSON object"):
         loads(broken, "text")

@@ -173,7 +173,10 @@ def restore(rule_base):
         rule_base.output_names,
     ):  # names that the format had to change (FIS, FLL)
         rule_base = rule_base.replace(**recorded)
-    return cls._from_saved(rule_base)
+    try:
+        return cls._from_saved(rule_base)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(f"the {STATE_KEY!r} record is damaged: {exc}") from None
 
 
 def _state_problem(state, rule_base):
