@@ -145,6 +145,13 @@ def test_a_pipeline_step_a_rule_base_cannot_hold_is_named(tmp_path):
         randomts.save(clipped, tmp_path / "m.json")
     with pytest.raises(TypeError, match=r"last step 'randomtsregressor' .* not fitted"):
         randomts.save(make_pipeline(StandardScaler(), RandomTSRegressor()), tmp_path / "m.json")
+    from sklearn.model_selection import GridSearchCV
+
+    search = GridSearchCV(RandomTSRegressor(random_state=0), {"n_rules": [2, 3]}, cv=2).fit(X, y)
+    with pytest.raises(TypeError, match=r"got GridSearchCV \(save its best_estimator_\)"):
+        randomts.save(search, tmp_path / "m.json")
+    randomts.save(search.best_estimator_, tmp_path / "best.json")
+    assert randomts.load(tmp_path / "best.json").n_rules == search.best_params_["n_rules"]
     assert not (tmp_path / "m.json").exists()
 
 

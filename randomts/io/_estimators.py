@@ -49,9 +49,10 @@ def saved_rule_base(obj):
     steps = getattr(obj, "steps", None)
     if isinstance(steps, list) and steps and hasattr(obj, "get_params"):
         return _folded_pipeline(obj, steps)
+    hint = " (save its best_estimator_)" if hasattr(obj, "best_estimator_") else ""
     raise TypeError(
         "save expects a RuleBase, a fitted RandomTSRegressor or a fitted Pipeline ending with one; "
-        f"got {type(obj).__name__}."
+        f"got {type(obj).__name__}{hint}."
     )
 
 
