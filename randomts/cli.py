@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import warnings
 
 __all__ = ["main", "build_parser"]
 
@@ -32,24 +34,46 @@ def _add_demo(commands):
         "and the ELM (300 RBF nodes), with the paper's pinv and the exact lstsq solver, repeated; "
         "prints the table beside the paper's. Progress goes to stderr.",
     )
-    demo.add_argument("--repeats", type=int, default=10,
-                      help="number of repeats, averaged (default 10; the paper: 100)")
-    demo.add_argument("--rules", type=int, default=100,
-                      help="rules of the SLM; the ELM gets 3x as many nodes (default 100)")
+    demo.add_argument(
+        "--repeats",
+        type=int,
+        default=10,
+        help="number of repeats, averaged (default 10; the paper: 100)",
+    )
+    demo.add_argument(
+        "--rules",
+        type=int,
+        default=100,
+        help="rules of the SLM; the ELM gets 3x as many nodes (default 100)",
+    )
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    demo.add_argument("--initial-box", type=float, default=2.0, metavar="A",
-                      help="initial states in [-A, A]^2 (default 2)")
-    demo.add_argument("--train-design", choices=("latin-hypercube+rest", "latin-hypercube",
-                                                 "uniform"),
-                      default="latin-hypercube+rest",
-                      help="training starts: one near rest and the others a Latin hypercube over "
-                      "the box (default), all on a Latin hypercube, or uniform at random; the "
-                      "other phases' starts are always uniform at random")
-    demo.add_argument("--target", choices=("increment", "output"), default="increment",
-                      help="fit the models to x(k) - x(k-1) (default) or to x(k), as the paper")
+    demo.add_argument(
+        "--initial-box",
+        type=float,
+        default=2.0,
+        metavar="A",
+        help="initial states in [-A, A]^2 (default 2)",
+    )
+    demo.add_argument(
+        "--train-design",
+        choices=("latin-hypercube+rest", "latin-hypercube", "uniform"),
+        default="latin-hypercube+rest",
+        help="training starts: one near rest and the others a Latin hypercube over "
+        "the box (default), all on a Latin hypercube, or uniform at random; the "
+        "other phases' starts are always uniform at random",
+    )
+    demo.add_argument(
+        "--target",
+        choices=("increment", "output"),
+        default="increment",
+        help="fit the models to x(k) - x(k-1) (default) or to x(k), as the paper",
+    )
     demo.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
-    demo.add_argument("--figures", metavar="DIR",
-                      help="also write figure1.png and simulation.png to DIR (needs matplotlib)")
+    demo.add_argument(
+        "--figures",
+        metavar="DIR",
+        help="also write figure1.png and simulation.png to DIR (needs matplotlib)",
+    )
     demo.add_argument("--quiet", action="store_true", help="no progress on stderr")
     demo.set_defaults(handler=_demo)
 
@@ -58,8 +82,13 @@ def _demo(args):
     from .demo import progress_printer, run_demo
 
     return run_demo(
-        repeats=args.repeats, seed=args.seed, n_rules=args.rules, initial_box=args.initial_box,
-        train_design=args.train_design, target=args.target, json_path=args.json,
+        repeats=args.repeats,
+        seed=args.seed,
+        n_rules=args.rules,
+        initial_box=args.initial_box,
+        train_design=args.train_design,
+        target=args.target,
+        json_path=args.json,
         figures_dir=args.figures,
         progress=None if args.quiet else progress_printer(sys.stderr),
     )
@@ -95,16 +124,31 @@ def _add_generate(commands):
         "consequents are zero unless --random-consequents.",
     )
     cmd.add_argument("--inputs", type=_positive_int, required=True, help="number of inputs N")
-    cmd.add_argument("--outputs", type=_positive_int, default=1, help="number of outputs M (default 1)")
-    cmd.add_argument("--rules", type=_positive_int, default=10, help="number of rules H (default 10)")
+    cmd.add_argument(
+        "--outputs", type=_positive_int, default=1, help="number of outputs M (default 1)"
+    )
+    cmd.add_argument(
+        "--rules", type=_positive_int, default=10, help="number of rules H (default 10)"
+    )
     cmd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    cmd.add_argument("--normalize", action="store_true", help="weighted average instead of weighted sum")
-    cmd.add_argument("--random-consequents", action="store_true",
-                     help="draw consequent coefficients and constants from N(0, 1) too")
+    cmd.add_argument(
+        "--normalize", action="store_true", help="weighted average instead of weighted sum"
+    )
+    cmd.add_argument(
+        "--random-consequents",
+        action="store_true",
+        help="draw consequent coefficients and constants from N(0, 1) too",
+    )
     cmd.add_argument("-o", "--output", metavar="FILE", help="save to FILE instead of printing")
-    cmd.add_argument("--format", help=f"file format of FILE {_formats_help()} (default: from the extension)")
-    cmd.add_argument("--precision", type=_positive_int, help="print the rules in words with this "
-                     "many significant digits (default: the lossless TXT format, every digit)")
+    cmd.add_argument(
+        "--format", help=f"file format of FILE {_formats_help()} (default: from the extension)"
+    )
+    cmd.add_argument(
+        "--precision",
+        type=_positive_int,
+        help="print the rules in words with this many significant digits (default: the "
+        "lossless TXT format, every digit)",
+    )
     cmd.set_defaults(handler=_generate)
 
 
@@ -113,15 +157,21 @@ def _generate(args):
     from .sampling import check_random_state
 
     rng = check_random_state(args.seed)
-    rule_base = RuleBase.random(args.inputs, args.outputs, args.rules, normalize=args.normalize,
-                                random_state=rng)
+    rule_base = RuleBase.random(
+        args.inputs, args.outputs, args.rules, normalize=args.normalize, random_state=rng
+    )
     if args.random_consequents:
         rule_base = rule_base.replace(
             coef=rng.standard_normal((args.rules, args.outputs, args.inputs)),
             intercept=rng.standard_normal((args.rules, args.outputs)),
         )
-    rule_base = rule_base.replace(metadata={"generated_by": "randomts generate", "seed": args.seed,
-                                            "random_consequents": args.random_consequents})
+    rule_base = rule_base.replace(
+        metadata={
+            "generated_by": "randomts generate",
+            "seed": args.seed,
+            "random_consequents": args.random_consequents,
+        }
+    )
     if args.output:
         return _save(rule_base, args.output, args.format)
     if args.precision is None:  # every digit: the TXT format, as it would be saved
@@ -129,11 +179,15 @@ def _generate(args):
     return rule_base.to_text(precision=args.precision)
 
 
-def _save(rule_base, path, format):
+def _save(model, path, format):
     from .io import save
 
-    save(rule_base, path, format=format)
-    return f"wrote {path} ({rule_base.n_rules} rules, {rule_base.n_features} inputs, {rule_base.n_outputs} outputs)"
+    save(model, path, format=format)
+    rule_base = getattr(model, "rule_base_", model)  # a fitted estimator is saved as its rules
+    return (
+        f"wrote {path} ({rule_base.n_rules} rules, {rule_base.n_features} inputs, "
+        f"{rule_base.n_outputs} outputs)"
+    )
 
 
 def _load(path, format=None, *, keep_names=False):
@@ -141,6 +195,7 @@ def _load(path, format=None, *, keep_names=False):
     from .io import load
 
     model = load(path, format=format)
+    model = getattr(model, "rule_base_", model)  # the rules of a file saved from an estimator
     if keep_names and not isinstance(model, FuzzySystem):
         # A FIS/FLL of RuleBase shape may name its terms its own way: keep the names.
         system = load(path, format=format, system=True)
@@ -152,26 +207,98 @@ def _load(path, format=None, *, keep_names=False):
     return model
 
 
+def _cv_folds(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value == 1 or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (no cross-validation) or a number of folds >= 2, got {text!r}"
+        )
+    return value
+
+
+def _delimiter(text):
+    value = {"\\t": "\t", "tab": "\t"}.get(text, text)
+    if len(value) != 1 or value in '"\r\n':
+        raise argparse.ArgumentTypeError(
+            f"expected one character (or '\\t' or 'tab' for a tab), got {text!r}"
+        )
+    return value
+
+
+def _add_delimiter(cmd):
+    cmd.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        default=",",
+        metavar="CHAR",
+        help="the character between cells (default ','; '\\t' or 'tab' for a tab)",
+    )
+
+
 def _add_fit(commands):
     cmd = commands.add_parser(
         "fit",
-        help="fit a model to a CSV file and save it",
+        help="fit a model to a CSV file, report its cross-validated score and save it",
         description="Fit random Takagi-Sugeno rules (the Shuffled Linear Model) to DATA.csv, a CSV "
-        "file with a header row; the --target columns are the outputs, all others the inputs.",
+        "file with a header row; the --target columns are the outputs, the --input columns (by "
+        "default all others) the inputs. An unnamed first column (the index that pandas' to_csv "
+        "writes) is left out. Reports the training RMSE and a K-fold cross-validated R^2 and "
+        "RMSE of the same settings; the library's warnings and, on a terminal, a progress bar "
+        "go to stderr.",
     )
     cmd.add_argument("data", metavar="DATA.csv", help="training data with a header row")
-    cmd.add_argument("--target", action="append", required=True, metavar="COL",
-                     help="an output column (repeat for several outputs)")
-    cmd.add_argument("--rules", type=_positive_int, default=100, help="number of rules (default 100)")
-    cmd.add_argument("--order", type=int, choices=(0, 1), default=1,
-                     help="consequent order: 0 constant, 1 linear (default 1)")
-    cmd.add_argument("--normalize", action="store_true", help="weighted average instead of weighted sum")
-    cmd.add_argument("--standardize", action="store_true",
-                     help="draw the rules on standardised inputs (the saved model is in the data's units)")
+    cmd.add_argument(
+        "--target",
+        action="append",
+        required=True,
+        metavar="COL",
+        help="an output column (repeat for several outputs)",
+    )
+    cmd.add_argument(
+        "--input",
+        action="append",
+        metavar="COL",
+        help="an input column (repeat for several; default: every column but the targets)",
+    )
+    cmd.add_argument(
+        "--rules", type=_positive_int, default=100, help="number of rules (default 100)"
+    )
+    cmd.add_argument(
+        "--order",
+        type=int,
+        choices=(0, 1),
+        default=1,
+        help="consequent order: 0 constant, 1 linear (default 1)",
+    )
+    cmd.add_argument(
+        "--normalize", action="store_true", help="weighted average instead of weighted sum"
+    )
+    cmd.add_argument(
+        "--standardize",
+        action="store_true",
+        help="draw the rules on standardised inputs (the saved model is in the data's units)",
+    )
     cmd.add_argument("--alpha", type=float, default=0.0, help="ridge penalty (default 0)")
     cmd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    cmd.add_argument("-o", "--output", metavar="MODEL", required=True, help="where to save the model")
-    cmd.add_argument("--format", help=f"file format of MODEL {_formats_help()} (default: from the extension)")
+    cmd.add_argument(
+        "--cv",
+        type=_cv_folds,
+        default=5,
+        metavar="K",
+        help="K-fold cross-validation of the same settings, on rows shuffled with "
+        "--seed (default 5; 0 skips it)",
+    )
+    _add_delimiter(cmd)
+    cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+    cmd.add_argument(
+        "-o", "--output", metavar="MODEL", required=True, help="where to save the model"
+    )
+    cmd.add_argument(
+        "--format", help=f"file format of MODEL {_formats_help()} (default: from the extension)"
+    )
     cmd.set_defaults(handler=_fit)
 
 
@@ -181,23 +308,126 @@ def _fit(args):
     from .estimator import RandomTSRegressor
     from .io.csv_data import read_csv, select_columns
 
-    header, values = read_csv(args.data)
     targets = list(dict.fromkeys(args.target))
+    chosen = list(dict.fromkeys(args.input or []))
+    both = [name for name in chosen if name in targets]
+    if both:
+        raise ValueError(f"The column(s) {both} cannot be both --input and --target.")
+    header, values = read_csv(
+        args.data, delimiter=args.delimiter, columns=chosen + targets if chosen else None
+    )
     select_columns(header, values, targets, what="target column(s)")
-    inputs = [name for name in header if name not in targets]
+    inputs = chosen or [name for name in header if name not in targets]
     if not inputs:
         raise ValueError(f"{args.data} has no input columns besides the targets {targets}.")
     X = select_columns(header, values, inputs)
     Y = select_columns(header, values, targets)
-    model = RandomTSRegressor(n_rules=args.rules, order=args.order, normalize=args.normalize,
-                              standardize=args.standardize, alpha=args.alpha, random_state=args.seed)
-    model.fit(X, Y)
-    rmse = np.sqrt(np.mean((model.predict(X) - Y) ** 2, axis=0))
-    rule_base = model.rule_base_.replace(input_names=inputs, output_names=targets)
-    saved = _save(rule_base, args.output, args.format)
-    errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse))
-    return (f"fitted {args.rules} rules on {X.shape[0]} samples of {inputs}; "
-            f"training RMSE: {errors}\n{saved}")
+    y = Y[:, 0] if len(targets) == 1 else Y  # one target: a model of 1-D predictions
+    if 2 * args.cv > X.shape[0]:  # R^2 needs two rows in every test fold
+        raise ValueError(
+            f"--cv {args.cv} needs at least {2 * args.cv} rows (2 per fold); "
+            f"{args.data} has {X.shape[0]}; pass a smaller --cv, or --cv 0."
+        )
+    model = RandomTSRegressor(
+        n_rules=args.rules,
+        order=args.order,
+        normalize=args.normalize,
+        standardize=args.standardize,
+        alpha=args.alpha,
+        random_state=args.seed,
+    )
+    with _reported_warnings():
+        with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
+            scores = _cross_validated(model, X, y, targets, args.cv, args.seed, bar)
+            model.fit(X, y)
+            bar.update()
+    rmse = np.sqrt(np.mean((model.predict(X).reshape(Y.shape) - Y) ** 2, axis=0))
+    # The CSV's names: the rules' variables, and the estimator's inputs as if fitted on a table.
+    model.rule_base_ = model.rule_base_.replace(input_names=inputs, output_names=targets)
+    model.feature_names_in_ = np.asarray(inputs, dtype=object)
+    saved = _save(model, args.output, args.format)
+    errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse, strict=True))
+    lines = [
+        f"fitted {args.rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
+    ]
+    if scores is not None:
+        lines.append(scores)
+    return "\n".join(lines + [saved])
+
+
+def _cross_validated(model, X, y, targets, n_folds, seed, bar):
+    """One line: the mean (and standard deviation) over ``n_folds`` folds of R^2 and RMSE."""
+    if not n_folds:
+        return None
+    import numpy as np
+    from sklearn.metrics import r2_score, root_mean_squared_error
+    from sklearn.model_selection import KFold, cross_validate
+
+    def scores(estimator, X_test, y_test):
+        predicted = estimator.predict(X_test)
+        rmse = root_mean_squared_error(y_test, predicted, multioutput="raw_values")
+        return {"r2": r2_score(y_test, predicted), **{f"rmse{k}": v for k, v in enumerate(rmse)}}
+
+    folds = KFold(n_splits=n_folds, shuffle=True, random_state=seed).split(X)
+    results = []
+    for fold in folds:  # one call per fold, for the progress bar
+        results.append(cross_validate(model, X, y, cv=[fold], scoring=scores, error_score="raise"))
+        bar.update()
+    table = {key: np.concatenate([r[key] for r in results]) for key in results[0]}
+
+    def summary(values):
+        return f"{np.mean(values):.4g} (sd {np.std(values):.2g})"
+
+    rmse = ", ".join(f"{name} {summary(table[f'test_rmse{k}'])}" for k, name in enumerate(targets))
+    return f"{n_folds}-fold cross-validation: R^2 {summary(table['test_r2'])}; RMSE {rmse}"
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _progress_bar(total, *, quiet):
+    """A tqdm bar on stderr when it is a terminal and the work lasts over a second, else nothing."""
+    if quiet or not sys.stderr.isatty():
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm is optional: no bar
+        return _NoBar()
+    return tqdm(
+        total=total, desc="randomts fit", unit="fit", file=sys.stderr, leave=False, delay=1.0
+    )
+
+
+@contextlib.contextmanager
+def _reported_warnings():
+    """Print the warnings raised in the block, once per message, as readable lines on stderr.
+
+    Each line reads ``randomts: warning: <message> [<class>] (<n> times)``.
+    Deprecation warnings (for developers, not for the data's owner) and
+    scikit-learn's note that an array has no feature names (the CLI selects
+    the columns by name) are left out.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        yield
+    counts = {}
+    for item in caught:
+        key = (item.category.__name__, str(item.message))
+        counts[key] = counts.get(key, 0) + 1
+    for (category, message), count in counts.items():
+        times = f" ({count} times)" if count > 1 else ""
+        print(f"randomts: warning: {message} [{category}]{times}", file=sys.stderr)
 
 
 def _add_rules(commands):
@@ -264,44 +494,64 @@ def _rules(args):
 
 def _add_predict(commands):
     cmd = commands.add_parser(
-        "predict", help="predict the outputs of a model for every row of a CSV file",
-        description="Read MODEL and DATA.csv (a header row naming the model's inputs; other columns "
-        "are ignored) and write one CSV row of outputs per data row.",
+        "predict",
+        help="predict the outputs of a model for every row of a CSV file",
+        description="Read MODEL and DATA.csv (a header row naming the model's inputs; other "
+        "columns are ignored) and write one CSV row of outputs per data row, with a header of "
+        "the model's output names.",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
     cmd.add_argument("data", metavar="DATA.csv", help="inputs, with a header row")
-    cmd.add_argument("-o", "--output", metavar="OUT.csv", help="write the CSV here instead of printing it")
+    cmd.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="write the CSV here instead of printing it"
+    )
+    _add_delimiter(cmd)
     cmd.set_defaults(handler=_predict)
 
 
 def _predict(args):
-    from .io.csv_data import format_csv, read_csv, select_columns, write_csv
+    from .io import load
+    from .io.csv_data import format_csv, read_csv, write_csv
 
-    rule_base = _load(args.model)
-    header, values = read_csv(args.data)
-    X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
-    Y = rule_base.predict(X)
+    model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
+    rule_base = getattr(model, "rule_base_", model)
+    _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
+    with _reported_warnings():
+        Y = model.predict(X).reshape(X.shape[0], rule_base.n_outputs)  # a column per output
     if args.output:
-        write_csv(args.output, rule_base.output_names, Y)
+        write_csv(args.output, rule_base.output_names, Y, delimiter=args.delimiter)
         return f"wrote {args.output} ({Y.shape[0]} rows)"
-    return format_csv(rule_base.output_names, Y).rstrip("\n")
+    return format_csv(rule_base.output_names, Y, delimiter=args.delimiter).rstrip("\n")
 
 
 def _add_explain(commands):
     from .text import TABLE_FORMATS
 
     cmd = commands.add_parser(
-        "explain", help="show which rules produce a model's output at one input",
+        "explain",
+        help="show which rules produce a model's output at one input",
         description="List the rules that fire at the input --x, their firing strengths and their "
         "contributions to each output (they add up to the prediction).",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
-    cmd.add_argument("--x", required=True, metavar="V1,V2,...",
-                     help="the input values in the model's input order (write --x=-1,2 for a leading minus)")
+    cmd.add_argument(
+        "--x",
+        required=True,
+        metavar="V1,V2,...",
+        help="the input values in the model's input order (write --x=-1,2 for a leading minus)",
+    )
     cmd.add_argument("--top", type=_positive_int, help="list only the TOP strongest rules")
-    cmd.add_argument("--format", dest="style", default="plain", choices=TABLE_FORMATS, metavar="STYLE",
-                     help="tabulate table format (default plain)")
-    cmd.add_argument("--precision", type=_positive_int, default=4, help="significant digits (default 4)")
+    cmd.add_argument(
+        "--format",
+        dest="style",
+        default="plain",
+        choices=TABLE_FORMATS,
+        metavar="STYLE",
+        help="tabulate table format (default plain)",
+    )
+    cmd.add_argument(
+        "--precision", type=_positive_int, default=4, help="significant digits (default 4)"
+    )
     cmd.set_defaults(handler=_explain)
 
 
@@ -315,14 +565,17 @@ def _explain(args):
     except ValueError:
         raise ValueError(f"--x must be comma-separated numbers; got {args.x!r}.") from None
     if len(x) != rule_base.n_features:
-        raise ValueError(f"--x has {len(x)} value(s) but the model has {rule_base.n_features} inputs "
-                         f"{list(rule_base.input_names)}.")
+        raise ValueError(
+            f"--x has {len(x)} value(s) but the model has {rule_base.n_features} inputs "
+            f"{list(rule_base.input_names)}."
+        )
     return rule_base.explain(x, top=args.top).to_text(fmt=args.style, precision=args.precision)
 
 
 def _add_convert(commands):
     cmd = commands.add_parser(
-        "convert", help="convert a model between formats (text, json, fis, fll)",
+        "convert",
+        help="convert a model between formats (text, json, fis, fll)",
         description="Read IN and write OUT; the formats follow the extensions unless given.",
     )
     cmd.add_argument("source", metavar="IN", help="the model to read")
@@ -333,7 +586,11 @@ def _add_convert(commands):
 
 
 def _convert(args):
-    model = _load(args.source, args.source_format, keep_names=True)
+    from .io import load
+
+    model = load(args.source, format=args.source_format)  # a fitted estimator stays one
+    if not hasattr(model, "rule_base_"):
+        model = _load(args.source, args.source_format, keep_names=True)
     return _save(model, args.target, args.target_format)
 
 
@@ -414,7 +671,10 @@ def build_parser():
     >>> build_parser().parse_args(["demo", "--rules", "10"]).rules
     10
     """
+    from . import __version__
+
     parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
+    parser.add_argument("--version", action="version", version=f"randomts {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in _SUBCOMMANDS:
         add(commands)
@@ -424,11 +684,18 @@ def build_parser():
 def main(argv=None):
     """Run the command line; return the exit code (0 ok, 1 error, 2 usage).
 
+    Without arguments, print the usage and the subcommands to stderr and
+    return 2.
+
     Examples
     --------
     >>> main(["demo", "--rules", "0"])
     1
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        print(build_parser().format_help(), file=sys.stderr, end="")
+        return 2
     try:
         args = build_parser().parse_args(argv)
         output = args.handler(args)

@@ -372,6 +372,243 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             and _sum_is_finite(X)
         )
 
+    # ------------------------------------------ rules, pruning and saving a fitted estimator
+    def rule_importance(self, X):
+        """Each rule's share of the total absolute contribution on ``X``.
+
+        See :func:`randomts.importance.rule_importance`, which this calls on
+        :attr:`rule_base_`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The data on which importance is measured (e.g. the training inputs).
+
+        Returns
+        -------
+        ndarray of shape (n_rules,)
+            Non-negative; sums to 1 unless every contribution is zero.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(200, 2)); y = np.sin(X[:, 0]) * X[:, 1]
+        >>> model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+        >>> importance = model.rule_importance(X)
+        >>> importance.shape, round(float(importance.sum()), 6)
+        ((10,), 1.0)
+        """
+        from .importance import rule_importance
+
+        check_is_fitted(self, "rule_base_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return rule_importance(self.rule_base_, X)
+
+    def prune(self, k, X, y):
+        """A new fitted estimator with the ``k`` most important rules, consequents refitted.
+
+        The rules are ranked by :meth:`rule_importance` on ``X`` and the
+        consequents of the ``k`` kept ones are fitted again to ``(X, y)`` by
+        :func:`randomts.importance.prune`, with this estimator's ``order``,
+        ``solver`` and ridge penalty, on the same (standardised, if so)
+        inputs as ``fit``. This estimator is left unchanged. The new one has
+        ``n_rules=k`` and the other parameters of this one; its metadata
+        record ``pruned_from`` (the number of rules before pruning).
+
+        Parameters
+        ----------
+        k : int
+            Number of rules to keep, ``1 <= k <= n_rules``.
+        X : array-like of shape (n_samples, n_features)
+            Inputs, used both to rank the rules and to refit.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets, with the outputs of ``fit``.
+
+        Returns
+        -------
+        RandomTSRegressor
+            Fitted, with ``k`` rules, most important first.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(300, 2)); y = np.sin(X[:, 0]) * X[:, 1]
+        >>> model = RandomTSRegressor(n_rules=40, random_state=0).fit(X, y)
+        >>> small = model.prune(10, X, y)
+        >>> len(small.rule_base_), small.n_rules, small.predict(X[:3]).shape
+        (10, 10, (3,))
+        >>> bool(small.score(X, y) > 0.99)
+        True
+        """
+        import copy
+
+        from .importance import prune
+
+        check_is_fitted(self, "rule_base_")
+        X, y = validate_data(
+            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
+        )
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if Y.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
+                f"{self.n_outputs_} outputs as in fit."
+            )
+        rule_base = self.rule_base_
+        metadata = rule_base.metadata
+        scaling = _fit_scaling(metadata, rule_base.n_features)
+        if scaling is not None:  # rank and refit where fit did: on standardised inputs
+            mean, scale = scaling
+            rule_base = rule_base.in_original_units(-mean / scale, 1.0 / scale)
+            X = (X - mean) / scale
+        alpha = getattr(self, "alpha_", self.alpha)  # the penalty chosen by fit, if it chose one
+        pruned = prune(rule_base, k, X, Y, order=self.order, solver=self.solver, alpha=alpha)
+        if scaling is not None:
+            pruned = pruned.in_original_units(*scaling)
+        new = copy.copy(self)
+        new._stream = None  # a partial_fit after pruning starts a new model
+        new.n_rules = len(pruned)
+        metadata["params"] = _jsonable(new.get_params())
+        metadata["pruned_from"] = self.rule_base_.n_rules
+        new.rule_base_ = pruned.replace(metadata=metadata)
+        return new
+
+    def _saved_rule_base(self):
+        """The rule base :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
+
+        The metadata gain ``estimator_state``: the class, the dimension of
+        ``y`` in ``fit``, ``feature_names_in_``, the variable names (which
+        some formats must change) and the other fitted attributes that JSON
+        holds exactly (scalars, short 1-D arrays: a penalty chosen in ``fit``,
+        say); :meth:`_from_saved` reads them back.
+        """
+        check_is_fitted(self, "rule_base_")
+        rule_base = self.rule_base_
+        names = getattr(self, "feature_names_in_", None)
+        metadata = rule_base.metadata
+        metadata["estimator_state"] = {
+            "class": type(self).__name__,
+            "target_ndim": int(self._y_ndim),
+            "feature_names_in": None if names is None else [str(n) for n in names],
+            "input_names": list(rule_base.input_names),
+            "output_names": list(rule_base.output_names),
+            "attributes": _recordable_attributes(self),
+        }
+        return rule_base.replace(metadata=metadata)
+
+    @classmethod
+    def _from_saved(cls, rule_base):
+        """The fitted estimator that :meth:`_saved_rule_base` described (see :func:`randomts.load`).
+
+        The parameters are the recorded ones that this class has (a random
+        generator, which JSON cannot hold, becomes ``None``); the rule base,
+        as read, is the fitted model, and its metadata lose the record (so
+        that saving ``rule_base_`` alone writes a rule base).
+        """
+        metadata = rule_base.metadata
+        state = metadata.pop("estimator_state")  # saving the rules alone writes a rule base
+        known = cls().get_params()
+        recorded = metadata.get("params")
+        params = {}
+        for key, value in (recorded if isinstance(recorded, dict) else {}).items():
+            if key not in known:
+                continue  # a parameter of another version: the rule base is what predicts
+            if isinstance(value, list):
+                value = tuple(value)
+            elif isinstance(value, str) and value.startswith("<") and key == "random_state":
+                value = None
+            params[key] = value
+        model = cls(**params)
+        names = state["feature_names_in"]
+        if names is not None:
+            model.feature_names_in_ = np.asarray(names, dtype=object)
+        model.n_features_in_ = rule_base.n_features
+        model.n_outputs_ = rule_base.n_outputs
+        model._y_ndim = state["target_ndim"]
+        for name, value in (state.get("attributes") or {}).items():
+            _restore_attribute(model, name, value)
+        model._stream = None
+        model._scaling = _fit_scaling(metadata, rule_base.n_features)
+        low_high = [metadata.get(key) for key in ("input_range", "output_range")]
+        try:
+            ranges = np.concatenate([np.asarray(r, dtype=float) for r in low_high])
+            model._ranges = (ranges[:, 0], ranges[:, 1])
+        except (TypeError, ValueError, IndexError):
+            pass  # not recorded: a later partial_fit records them afresh
+        model.rule_base_ = rule_base.replace(metadata=metadata)
+        return model
+
+
+#: Fitted attributes that saving records elsewhere, or that are the model itself.
+_NOT_RECORDED = ("rule_base_", "feature_names_in_", "n_features_in_", "n_outputs_")
+#: Longest 1-D array attribute recorded with a saved estimator.
+_MAX_RECORDED = 10_000
+
+
+def _recordable_attributes(model):
+    """Public fitted attributes (``name_``) that JSON holds exactly, as ``{name: record}``.
+
+    Python and NumPy scalars (bool, int, float, str) are kept as they are;
+    1-D NumPy arrays of up to :data:`_MAX_RECORDED` numbers or strings as
+    ``{"array": [...], "dtype": "..."}``. Anything else is left out.
+    """
+    records = {}
+    for name, value in vars(model).items():
+        if not name.endswith("_") or name.startswith("_") or name in _NOT_RECORDED:
+            continue
+        if isinstance(value, np.generic):
+            value = value.item()
+        if value is None or isinstance(value, (bool, int, str)):
+            records[name] = value
+        elif isinstance(value, float) and np.isfinite(value):
+            records[name] = value
+        elif (
+            isinstance(value, np.ndarray)
+            and value.ndim == 1
+            and value.size <= _MAX_RECORDED
+            and value.dtype.kind in "biufU"
+            and (value.dtype.kind not in "f" or np.all(np.isfinite(value)))
+        ):
+            records[name] = {"array": value.tolist(), "dtype": value.dtype.str}
+    return records
+
+
+def _restore_attribute(model, name, record):
+    """Set one attribute recorded by :func:`_recordable_attributes`, or raise a ValueError."""
+    if (
+        not isinstance(name, str)
+        or not name.endswith("_")
+        or name.startswith("_")
+        or name in _NOT_RECORDED
+    ):
+        raise ValueError(f"{name!r} is not an attribute that is saved")
+    if isinstance(record, dict):
+        try:
+            dtype = np.dtype(record["dtype"])
+            if dtype.kind not in "biufU":
+                raise TypeError(f"dtype {dtype} is not one that is saved")
+            record = np.asarray(record["array"], dtype=dtype)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"attribute {name!r} is not a 1-D array record: {exc}") from None
+        if record.ndim != 1:
+            raise ValueError(f"attribute {name!r} is not a 1-D array record")
+    elif not (record is None or isinstance(record, (bool, int, float, str))):
+        raise ValueError(f"attribute {name!r} holds {type(record).__name__}")
+    setattr(model, name, record)
+
+
+def _fit_scaling(metadata, n_features):
+    """``(mean, scale)`` of the standardisation recorded in the metadata, or None."""
+    mean, scale = metadata.get("input_mean"), metadata.get("input_scale")
+    if mean is None or scale is None:
+        return None
+    mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
+    if mean.shape != (n_features,) or scale.shape != (n_features,) or np.any(scale <= 0):
+        return None
+    return mean, scale
+
 
 def _sum_is_finite(X):
     with np.errstate(over="ignore", invalid="ignore"):

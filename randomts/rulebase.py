@@ -99,7 +99,9 @@ def _check_names(names, count, default_stem, what):
         names = [names]
     names = tuple(names)
     if len(names) != count:
-        raise ValueError(f"The {what!r} parameter must hold {count} names; got {len(names)}: {names!r}.")
+        raise ValueError(
+            f"The {what!r} parameter must hold {count} names; got {len(names)}: {names!r}."
+        )
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise TypeError(f"The {what!r} parameter must hold non-empty strings; got {name!r}.")
@@ -223,7 +225,8 @@ class RuleBase:
         if np.any(sigmas <= 0):
             i, k = np.argwhere(sigmas <= 0)[0]
             raise ValueError(
-                f"sigmas must all be > 0; got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} (rule {i}, input {k})."
+                f"sigmas must all be > 0; got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
+                f"(rule {i}, input {k})."
             )
         if n_outputs is None:
             if intercept is not None:
@@ -252,7 +255,9 @@ class RuleBase:
                     f"got {intercept.shape}."
                 )
         if not isinstance(normalize, (bool, np.bool_)):
-            raise TypeError(f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead.")
+            raise TypeError(
+                f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead."
+            )
         self._centers = _frozen(centers)
         self._sigmas = _frozen(sigmas)
         self._coef = _frozen(coef)
@@ -336,7 +341,9 @@ class RuleBase:
     def __getitem__(self, index) -> Rule:
         index = check_int(index, "index")
         if not -self.n_rules <= index < self.n_rules:
-            raise IndexError(f"Rule index {index} is out of range for a rule base of {self.n_rules} rules.")
+            raise IndexError(
+                f"Rule index {index} is out of range for a rule base of {self.n_rules} rules."
+            )
         index %= self.n_rules
         return Rule(
             index=index,
@@ -363,6 +370,22 @@ class RuleBase:
         )
 
     __hash__ = None  # mutable-looking container semantics: equal by value, not hashable
+
+    def __getstate__(self):
+        """The defining arrays, names and metadata (not the caches), for pickle and copy."""
+        cls = type(self)
+        return {
+            key: value
+            for key, value in self.__dict__.items()
+            if not isinstance(getattr(cls, key, None), cached_property)
+        }
+
+    def __setstate__(self, state):
+        """Restore :meth:`__getstate__`'s state, with the arrays read-only again."""
+        self.__dict__.update(state)
+        for key in ("_centers", "_sigmas", "_coef", "_intercept"):
+            if key in state:
+                setattr(self, key, _frozen(state[key]))
 
     def __repr__(self) -> str:
         mode = "weighted average" if self._normalize else "weighted sum"
@@ -402,7 +425,10 @@ class RuleBase:
         )
         unknown = set(changes) - set(arguments)
         if unknown:
-            raise TypeError(f"RuleBase.replace got unknown argument(s) {sorted(unknown)}; allowed: {sorted(arguments)}.")
+            raise TypeError(
+                f"RuleBase.replace got unknown argument(s) {sorted(unknown)}; "
+                f"allowed: {sorted(arguments)}."
+            )
         arguments.update(changes)
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
@@ -432,7 +458,9 @@ class RuleBase:
         index = np.asarray(rules)
         if index.dtype == bool:
             if index.shape != (self.n_rules,):
-                raise ValueError(f"A boolean rule mask must have shape ({self.n_rules},); got {index.shape}.")
+                raise ValueError(
+                    f"A boolean rule mask must have shape ({self.n_rules},); got {index.shape}."
+                )
             index = np.flatnonzero(index)
         if index.ndim != 1 or index.size == 0 or not np.issubdtype(index.dtype, np.integer):
             raise ValueError(f"rules must be a non-empty 1-D array of rule indices; got {rules!r}.")
@@ -506,7 +534,11 @@ class RuleBase:
         rng = check_random_state(random_state)
         low_high = check_pair(width_range, "width_range")
         a = sample_centers(
-            n_rules, n_features, distribution=centers, scale=center_scale, bounds=center_bounds,
+            n_rules,
+            n_features,
+            distribution=centers,
+            scale=center_scale,
+            bounds=center_bounds,
             random_state=rng,
         )
         b = sample_widths(n_rules, low=low_high[0], high=low_high[1], random_state=rng)
@@ -553,9 +585,7 @@ class RuleBase:
         if np.any(b <= 0):
             i = int(np.argmax(b <= 0))
             raise ValueError(f"b must all be > 0; got b[{i}] = {float(b[i])!r}.")
-        return cls(
-            a, widths_to_sigmas(b, a.shape[1]), alpha, beta, normalize=normalize, **names
-        )
+        return cls(a, widths_to_sigmas(b, a.shape[1]), alpha, beta, normalize=normalize, **names)
 
     def to_slm(self):
         """The paper's parameters ``(a, b, alpha, beta)`` of this rule base.
@@ -604,7 +634,9 @@ class RuleBase:
         True
         """
         mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner="this rule base")
-        scale = check_matrix(scale, "scale", ndim=1, n_columns=self.n_features, owner="this rule base")
+        scale = check_matrix(
+            scale, "scale", ndim=1, n_columns=self.n_features, owner="this rule base"
+        )
         if np.any(scale <= 0):
             raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
         coef = self._coef / scale
@@ -992,7 +1024,9 @@ class RuleBase:
         return explain(self, x, top=top)
 
     def importance(self, X):
-        """Each rule's share of the total absolute contribution on ``X`` (see :mod:`randomts.importance`).
+        """Each rule's share of the total absolute contribution on ``X``.
+
+        See :mod:`randomts.importance`.
 
         Examples
         --------
@@ -1005,7 +1039,9 @@ class RuleBase:
         return rule_importance(self, X)
 
     def top_rules(self, k, X) -> RuleBase:
-        """The ``k`` most important rules on ``X``, consequents unchanged (see :func:`randomts.importance.top_rules`).
+        """The ``k`` most important rules on ``X``, consequents unchanged.
+
+        See :func:`randomts.importance.top_rules`.
 
         Examples
         --------
@@ -1018,13 +1054,17 @@ class RuleBase:
         return top_rules(self, k, X)
 
     def prune(self, k, X, Y, *, order=None, solver="lstsq", alpha=0.0) -> RuleBase:
-        """Keep the ``k`` most important rules and refit their consequents (see :func:`randomts.importance.prune`).
+        """Keep the ``k`` most important rules and refit their consequents.
+
+        See :func:`randomts.importance.prune`; a fitted estimator has
+        :meth:`randomts.RandomTSRegressor.prune`, which returns an estimator.
 
         Examples
         --------
         >>> import numpy as np
         >>> X = np.linspace(-1, 1, 20).reshape(-1, 1)
-        >>> rb = RuleBase.random(n_features=1, n_rules=8, random_state=0).fit_consequents(X, 2 * X[:, 0])
+        >>> antecedents = RuleBase.random(n_features=1, n_rules=8, random_state=0)
+        >>> rb = antecedents.fit_consequents(X, 2 * X[:, 0])
         >>> len(rb.prune(3, X, 2 * X[:, 0]))
         3
         """
@@ -1034,11 +1074,14 @@ class RuleBase:
 
     # ------------------------------------------------------ linearisation
     def jacobian(self, X) -> np.ndarray:
-        """Derivatives of the outputs with respect to the inputs (see :func:`randomts.linearization.jacobian`).
+        """Derivatives of the outputs with respect to the inputs.
+
+        See :func:`randomts.linearization.jacobian`.
 
         Returns
         -------
-        ndarray of shape (n_samples, n_outputs, n_features), or (n_outputs, n_features) for 1-D ``X``
+        ndarray of shape (n_samples, n_outputs, n_features)
+            Or (n_outputs, n_features) for a 1-D ``X``.
 
         Examples
         --------

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import randomts
@@ -93,11 +94,17 @@ def test_fit_saves_a_model_that_predicts_like_the_estimator(tmp_path, capsys, da
     header, values = read_csv(data_csv)
     X, Y = values[:, :2], values[:, 2:]
     model = randomts.RandomTSRegressor(n_rules=12, random_state=3).fit(X, Y)
-    saved = randomts.load(model_json)
-    assert saved.input_names == ("x1", "x2") and saved.output_names == ("y1", "y2")
-    assert np.array_equal(saved.predict(X), model.predict(X))
-    assert saved.metadata["params"]["random_state"] == 3
-    np.testing.assert_array_equal(saved.input_range, np.stack([X.min(0), X.max(0)], axis=1))
+    saved = randomts.load(model_json)  # the fitted estimator, with the CSV's column names
+    assert (
+        isinstance(saved, randomts.RandomTSRegressor) and saved.get_params() == model.get_params()
+    )
+    assert list(saved.feature_names_in_) == ["x1", "x2"]
+    rule_base = saved.rule_base_
+    assert rule_base.input_names == ("x1", "x2") and rule_base.output_names == ("y1", "y2")
+    frame = pd.DataFrame(X, columns=["x1", "x2"])
+    assert np.array_equal(saved.predict(frame), model.predict(X))
+    assert rule_base.metadata["params"]["random_state"] == 3
+    np.testing.assert_array_equal(rule_base.input_range, np.stack([X.min(0), X.max(0)], axis=1))
 
 
 def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
@@ -120,11 +127,13 @@ def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
     X = values[:, [0, 1, 3]]  # every column but the target is an input
     rmse = np.sqrt(np.mean((model.fit(X, values[:, 2]).predict(X) - values[:, 2]) ** 2))
     assert code == 0 and f"training RMSE: y1 {rmse:.4g}" in out
-    assert randomts.load(tmp_path / "m.txt").input_names == ("x1", "x2", "y2")
+    saved = randomts.load(tmp_path / "m.txt")
+    assert saved.rule_base_.input_names == ("x1", "x2", "y2")
+    assert saved.predict(pd.DataFrame(X, columns=["x1", "x2", "y2"])).shape == (len(X),)
 
 
 def test_rules_as_text_and_tables(capsys, model_json):
-    rule_base = randomts.load(model_json)
+    rule_base = randomts.load(model_json).rule_base_
     code, out, _ = run(capsys, "rules", model_json)
     assert code == 0 and out.rstrip("\n") == rule_base.to_text()
     assert "R1: IF x1 is about " in out
@@ -139,7 +148,7 @@ def test_rules_as_text_and_tables(capsys, model_json):
 
 
 def test_rules_by_importance_on_data_with_labels(capsys, data_csv, model_json):
-    rule_base = randomts.load(model_json)
+    rule_base = randomts.load(model_json).rule_base_
     header, values = read_csv(data_csv)
     X = values[:, :2]
     code, out, _ = run(capsys, "rules", model_json, "--data", data_csv, "--top", 4, "--labels")
@@ -243,7 +252,7 @@ def test_plot_without_matplotlib_says_how_to_install_it(tmp_path, capsys, model_
 
 
 def test_predict_prints_or_writes_csv(tmp_path, capsys, data_csv, model_json):
-    rule_base = randomts.load(model_json)
+    rule_base = randomts.load(model_json).rule_base_
     _, values = read_csv(data_csv)
     code, out, _ = run(capsys, "predict", model_json, data_csv)
     assert code == 0 and out.splitlines()[0] == "y1,y2"
@@ -255,7 +264,7 @@ def test_predict_prints_or_writes_csv(tmp_path, capsys, data_csv, model_json):
 
 
 def test_explain_shows_the_rules_behind_one_prediction(capsys, model_json):
-    rule_base = randomts.load(model_json)
+    rule_base = randomts.load(model_json).rule_base_
     code, out, _ = run(capsys, "explain", model_json, "--x=0.5,-1", "--top", 3)
     assert code == 0
     assert out.rstrip("\n") == rule_base.explain([0.5, -1.0], top=3).to_text()
@@ -263,18 +272,23 @@ def test_explain_shows_the_rules_behind_one_prediction(capsys, model_json):
 
 
 def test_convert_between_every_pair_of_formats(tmp_path, capsys, model_json):
-    rule_base = randomts.load(model_json)
+    model = randomts.load(model_json)
     previous = model_json
     for extension in ("fis", "fll", "txt", "json", "fis"):
         target = tmp_path / f"converted.{extension}"
         code, out, err = run(capsys, "convert", previous, target)
         assert code == 0, err
-        assert np.array_equal(randomts.load(target).coef, rule_base.coef)
+        converted = randomts.load(target)  # still the fitted estimator, names and all
+        assert np.array_equal(converted.rule_base_.coef, model.rule_base_.coef)
+        assert converted.rule_base_.input_names == model.rule_base_.input_names
         previous = target
     code, _, _ = run(capsys, "convert", model_json, tmp_path / "plain.dat", "--to", "text")
-    assert code == 0 and randomts.load(tmp_path / "plain.dat", format="text") == rule_base.replace(
-        metadata={}
-    )
+    back = randomts.load(tmp_path / "plain.dat", format="text")
+    assert code == 0 and back.rule_base_ == model.rule_base_
+    rules = tmp_path / "rules.json"
+    randomts.save(model.rule_base_, rules)
+    code, _, _ = run(capsys, "convert", rules, tmp_path / "rules.fll")
+    assert code == 0 and isinstance(randomts.load(tmp_path / "rules.fll"), randomts.RuleBase)
 
 
 ERRORS = [
@@ -310,10 +324,29 @@ ERRORS = [
     (
         ["predict", "{model}", "{bad_csv}"],
         1,
-        "randomts: error: {bad_csv}: line 3: not a number in this row",
+        "randomts: error: {bad_csv}: line 3: column 'x2' holds 'four', not a number: '3,four'",
     ),
     (["convert", "{model}", "{tmp}/out.xyz"], 1, "randomts: error: Cannot tell the format of"),
-    ([], 2, "randomts: the following arguments are required: command"),
+    (
+        ["fit", "{data}", "--target", "y1", "--cv", "1", "-o", "{tmp}/m.json"],
+        2,
+        "randomts fit: argument --cv: expected 0 (no cross-validation) or a number of folds >= 2",
+    ),
+    (
+        ["fit", "{data}", "--target", "y1", "--input", "y1", "-o", "{tmp}/m.json"],
+        1,
+        "randomts: error: The column(s) ['y1'] cannot be both --input and --target.",
+    ),
+    (
+        ["fit", "{bad_csv}", "--target", "x1", "--cv", "2", "--input", "x1", "-o", "{tmp}/m.json"],
+        1,
+        "randomts: error: The column(s) ['x1'] cannot be both --input and --target.",
+    ),
+    (
+        ["predict", "{model}", "{data}", "--delimiter", "ab"],
+        2,
+        "randomts predict: argument --delimiter: expected one character",
+    ),
 ]
 
 
@@ -380,3 +413,136 @@ def test_parser_lists_every_subcommand():
     text = build_parser().format_help()
     for name in SUBCOMMANDS + ["demo"]:
         assert name in text
+
+
+def test_version_and_a_bare_command(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"randomts {randomts.__version__}\n"
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: randomts") and all(name in err for name in SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("targets", [["y1"], ["y1", "y2"]])
+def test_fit_reports_scikit_learns_cross_validated_scores(tmp_path, capsys, data_csv, targets):
+    from sklearn.model_selection import KFold, cross_validate
+
+    argv = ["fit", data_csv, "--input", "x1", "--input", "x2", "--rules", 10, "--seed", 2]
+    argv += ["--cv", 4, "-o", tmp_path / "m.json"]
+    code, out, err = run(capsys, *argv, *[a for t in targets for a in ("--target", t)])
+    assert code == 0 and err == ""
+    header, values = read_csv(data_csv)
+    X = values[:, :2]
+    model = randomts.RandomTSRegressor(n_rules=10, random_state=2)
+    folds = KFold(n_splits=4, shuffle=True, random_state=2)
+    parts = []
+    for k, name in enumerate(targets):  # scikit-learn's own scorers, one output at a time
+        y = values[:, 2 + k]
+        result = cross_validate(
+            model, X, y, cv=folds, scoring=("r2", "neg_root_mean_squared_error")
+        )
+        rmse = -result["test_neg_root_mean_squared_error"]
+        parts.append((result["test_r2"], f"{name} {np.mean(rmse):.4g} (sd {np.std(rmse):.2g})"))
+    r2 = np.mean([p[0] for p in parts], axis=0)  # R^2 averaged over the outputs, per fold
+    expected = (
+        f"4-fold cross-validation: R^2 {np.mean(r2):.4g} (sd {np.std(r2):.2g}); "
+        f"RMSE {', '.join(p[1] for p in parts)}"
+    )
+    assert out.splitlines()[1] == expected
+    code, out, _ = run(capsys, *argv[:-2], "--cv", 0, "-o", tmp_path / "n.json", "--target", "y1")
+    assert code == 0 and "cross-validation" not in out and len(out.splitlines()) == 2
+
+
+def test_fit_needs_two_rows_per_fold(tmp_path, capsys):
+    path = tmp_path / "small.csv"
+    path.write_text("a,y\n1,2\n2,3\n3,5\n4,4\n5,6\n")
+    code, out, err = run(capsys, "fit", path, "--target", "y", "-o", tmp_path / "m.json")
+    assert code == 1 and out == ""
+    assert "--cv 5 needs at least 10 rows (2 per fold); " in err and "has 5" in err
+    code, out, _ = run(capsys, "fit", path, "--target", "y", "--cv", 2, "-o", tmp_path / "m.json")
+    assert code == 0 and "2-fold cross-validation" in out
+
+
+def test_fit_reads_pandas_csv_files_with_their_index_and_any_delimiter(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.uniform(-1, 1, size=(60, 2)), columns=["speed", "load"])
+    frame["torque"] = np.sin(frame["speed"]) * frame["load"]
+    frame.index = frame.index + 1000  # an index that is not 0..n-1, written unnamed
+    frame.to_csv(tmp_path / "comma.csv")
+    frame.to_csv(tmp_path / "semicolon.csv", sep=";")
+    frame.to_csv(tmp_path / "tab.tsv", sep="\t", index=False)
+    reference = randomts.RandomTSRegressor(n_rules=6, random_state=0).fit(
+        frame[["speed", "load"]], frame["torque"]
+    )
+    for name, delimiter in (("comma.csv", ","), ("semicolon.csv", ";"), ("tab.tsv", "\\t")):
+        model = tmp_path / f"{name}.json"
+        code, out, err = run(
+            capsys, "fit", tmp_path / name, "--target", "torque", "--rules", 6,
+            "--delimiter", delimiter, "-o", model,
+        )  # fmt: skip
+        assert code == 0, err
+        assert out.startswith("fitted 6 rules on 60 samples of ['speed', 'load']")
+        loaded = randomts.load(model)
+        assert np.array_equal(
+            loaded.predict(frame[["speed", "load"]]), reference.predict(frame[["speed", "load"]])
+        )
+    code, out, err = run(capsys, "predict", tmp_path / "comma.csv.json", tmp_path / "semicolon.csv",
+                         "--delimiter", ";")  # fmt: skip
+    assert code == 0 and out.splitlines()[0] == "torque"
+    printed = np.array([float(line) for line in out.splitlines()[1:]])
+    assert np.array_equal(printed, reference.predict(frame[["speed", "load"]]))
+    code, out, err = run(capsys, "fit", tmp_path / "semicolon.csv", "--target", "torque",
+                         "-o", tmp_path / "m.json")  # fmt: skip
+    assert code == 1 and "is the file separated by ';'? Pass delimiter=';'" in err
+
+
+def test_a_bad_cell_is_named_by_its_column_and_line(tmp_path, capsys):
+    path = tmp_path / "mixed.csv"
+    path.write_text("city,a,b,y\nParis,1,2,3\nRome,2,1,3\nOslo,3,nan,4\nNice,4,2,5\n")
+    common = ["--target", "y", "--cv", 0, "-o", tmp_path / "m.json"]
+    code, _, err = run(capsys, "fit", path, *common)
+    assert code == 1
+    assert "mixed.csv: line 2: column 'city' holds 'Paris', not a number: 'Paris,1,2,3'" in err
+    code, _, err = run(capsys, "fit", path, "--input", "a", "--input", "b", *common)
+    assert code == 1
+    assert "line 4: column 'b' holds 'nan'; NaN and infinity are not data: 'Oslo,3,nan,4'" in err
+    code, out, err = run(
+        capsys, "fit", path, "--input", "a", *common
+    )  # the text column is left out
+    assert code == 0 and "samples of ['a']" in out
+
+
+def test_library_warnings_are_printed_as_readable_lines(tmp_path, capsys, data_csv, monkeypatch):
+    """Whatever warns during the fits comes out once per message, with its class and count."""
+    import warnings
+
+    fit = randomts.RandomTSRegressor.fit
+
+    def fit_that_warns(self, X, y):
+        warnings.warn("many unknowns for few rows", UserWarning, stacklevel=2)
+        warnings.warn("old argument", DeprecationWarning, stacklevel=2)  # not for the data's owner
+        return fit(self, X, y)
+
+    monkeypatch.setattr(randomts.RandomTSRegressor, "fit", fit_that_warns)
+    code, out, err = run(
+        capsys, "fit", data_csv, "--target", "y1", "--rules", 3, "--cv", 3, "-o", tmp_path / "m.fll"
+    )
+    assert code == 0 and out.startswith("fitted 3 rules")
+    assert err == "randomts: warning: many unknowns for few rows [UserWarning] (4 times)\n"
+
+
+def test_predict_prints_the_estimators_warnings_as_lines(capsys, data_csv, model_json, monkeypatch):
+    import warnings
+
+    predict = randomts.RandomTSRegressor.predict
+
+    def predict_that_warns(self, X):
+        warnings.warn("12% of the rows lie where no rule fires", RuntimeWarning, stacklevel=2)
+        return predict(self, X)
+
+    monkeypatch.setattr(randomts.RandomTSRegressor, "predict", predict_that_warns)
+    code, out, err = run(capsys, "predict", model_json, data_csv)
+    assert code == 0 and out.splitlines()[0] == "y1,y2" and len(out.splitlines()) == 401
+    assert err == "randomts: warning: 12% of the rows lie where no rule fires [RuntimeWarning]\n"

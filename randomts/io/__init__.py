@@ -11,7 +11,9 @@ format      extension    module
 
 Every format writes numbers with ``repr``: ``load(save(m))`` predicts bit for
 bit as ``m`` for ``text`` and ``json`` (the arrays are equal), and to rounding
-for ``fis`` and ``fll``. Saving is atomic. No pickle is used anywhere.
+for ``fis`` and ``fll``. Saving is atomic. No pickle is used anywhere. A file
+saved from a fitted estimator loads as that fitted estimator; one saved from
+a :class:`~randomts.RuleBase` (or written by another tool) as a rule base.
 
 Examples
 --------
@@ -30,7 +32,8 @@ import os
 
 from ..exceptions import FormatError
 from . import fis, fll, json_format, text_format  # noqa: F401  (registers the formats)
-from ._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat
+from ._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
+from ._estimators import STATE_KEY, restore, saved_rule_base
 
 __all__ = [
     "save",
@@ -75,29 +78,37 @@ def format_for(path=None, format=None) -> RuleBaseFormat:
     )
 
 
-def _rule_base_of(obj):
-    from ..fuzzy_system import FuzzySystem
-    from ..rulebase import RuleBase
-
-    if isinstance(obj, (RuleBase, FuzzySystem)):
-        return obj
-    rule_base = getattr(obj, "rule_base_", None)
-    if isinstance(rule_base, RuleBase):
-        return rule_base
-    raise TypeError(
-        "save expects a RuleBase, a FuzzySystem or a fitted RandomTSRegressor; got "
-        f"{type(obj).__name__}"
-        + (" (not fitted: call fit first)" if hasattr(obj, "get_params") else "")
-        + "."
-    )
+def _restored(rule_base, read_text_again=None, source=None):
+    """``restore(rule_base)``, its FormatError located on the line of the estimator record."""
+    try:
+        return restore(rule_base)
+    except FormatError as error:
+        text = read_text_again() if read_text_again is not None else ""
+        lines = text.split("\n")
+        line = next((k for k, raw in enumerate(lines, 1) if STATE_KEY in raw), None)
+        located = FormatError(
+            error.problem, line=line, text=None if line is None else lines[line - 1]
+        )
+        raise (located if source is None else located.with_source(source)) from None
 
 
 def save(obj, path, format=None) -> None:
-    """Write a rule base, a fuzzy system or a fitted estimator's ``rule_base_`` to ``path``.
+    """Write a rule base, a fuzzy system, a fitted estimator or a fitted pipeline to ``path``.
+
+    An estimator is written as its ``rule_base_``, with a record in the
+    metadata (``estimator_state``: the class, whether ``y`` was 1-D,
+    ``feature_names_in_``, the variable names) from which :func:`load`
+    rebuilds the fitted estimator. A ``Pipeline`` of per-feature scalers
+    (``StandardScaler``, ``MinMaxScaler``, ``MaxAbsScaler``,
+    ``RobustScaler``) and a randomts estimator is folded into one rule base in
+    the data's own units (exact up to rounding); any other step raises a
+    ``TypeError`` naming it. Every format carries the metadata (JSON in its
+    ``metadata`` object, the others on one comment line that other engines
+    skip).
 
     Parameters
     ----------
-    obj : RuleBase, FuzzySystem or fitted RandomTSRegressor
+    obj : RuleBase, FuzzySystem, fitted RandomTSRegressor or fitted Pipeline
         What to save. A FuzzySystem's features that a format cannot hold
         (say, a Ramp term in a FIS) raise ValueError naming them.
     path : str or os.PathLike
@@ -105,10 +116,17 @@ def save(obj, path, format=None) -> None:
     format : {"text", "json", "fis", "fll"}, optional
         Defaults to the one of ``path``'s extension.
 
+    Raises
+    ------
+    TypeError
+        If ``obj`` is none of these, is not fitted, or is a pipeline with a
+        step that a rule base cannot hold.
+
     Examples
     --------
     >>> import os, tempfile
     >>> import numpy as np
+    >>> import randomts
     >>> from randomts import RandomTSRegressor
     >>> X = np.linspace(-1, 1, 40).reshape(-1, 1)
     >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0] ** 2)
@@ -116,13 +134,25 @@ def save(obj, path, format=None) -> None:
     >>> save(model, path)
     >>> open(path).readline()
     'Engine: randomts\\n'
+    >>> back = randomts.load(path)
+    >>> type(back).__name__, back.predict(X[:2]).shape
+    ('RandomTSRegressor', (2,))
     """
-    rule_base = _rule_base_of(obj)
+    rule_base = saved_rule_base(obj)
     format_for(path, format).write(rule_base, path)
 
 
 def load(path, format=None, *, system=False):
-    """Read a rule base or a Takagi-Sugeno fuzzy system from ``path``.
+    """Read a rule base, a Takagi-Sugeno fuzzy system, or the fitted estimator saved in ``path``.
+
+    A file saved from a fitted estimator (or pipeline) by :func:`save` loads
+    as that fitted estimator: ``predict`` gives the same shape and values
+    (bit for bit from ``json`` and ``text``, to rounding from ``fis`` and
+    ``fll``; a folded pipeline to rounding), and ``score``,
+    ``feature_names_in_``, :meth:`~randomts.RandomTSRegressor.prune` work.
+    Its rule base is ``load(path).rule_base_``. Any other file (a saved
+    :class:`~randomts.RuleBase`, a file of another tool) loads as a rule base
+    when it has its shape, else as a :class:`~randomts.FuzzySystem`.
 
     Parameters
     ----------
@@ -136,11 +166,12 @@ def load(path, format=None, *, system=False):
 
     Returns
     -------
-    RuleBase or FuzzySystem
+    RuleBase, FuzzySystem or fitted estimator
         A RuleBase for files of its shape (a Gaussian term on every input,
         product, every rule concluding every output with a linear or
         constant term), unless ``system``; a FuzzySystem for any other
-        Sugeno system.
+        Sugeno system, or for any file with ``system=True``; the fitted
+        estimator for a file saved from one (unless ``system``).
 
     Raises
     ------
@@ -160,7 +191,14 @@ def load(path, format=None, *, system=False):
     ...
     randomts.exceptions.FormatError: ...model.txt: line 1: expected the header line ...
     """
-    return format_for(path, format).read(path, system=system)
+    fmt = format_for(path, format)
+    if system:
+        return fmt.read(path, system=True)
+    return _restored(
+        fmt.read(path),
+        lambda: read_text(path, final_newline=fmt.needs_final_newline),
+        os.fspath(path),
+    )
 
 
 def dumps(obj, format) -> str:
@@ -175,11 +213,11 @@ def dumps(obj, format) -> str:
     # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
     R1: IF x1 is G(0.0, 1.0) THEN y = 2.0
     """
-    return format_for(format=format).to_string(_rule_base_of(obj))
+    return format_for(format=format).to_string(saved_rule_base(obj))
 
 
 def loads(text, format, *, system=False):
-    """Read a rule base or fuzzy system from a string in ``format`` (see :func:`load`).
+    """Read a rule base, fuzzy system or fitted estimator from a string (see :func:`load`).
 
     Examples
     --------
@@ -191,4 +229,6 @@ def loads(text, format, *, system=False):
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}.")
     fmt = format_for(format=format)
-    return fmt.system_from_string(text) if system else fmt.from_string(text)
+    if system:
+        return fmt.system_from_string(text)
+    return _restored(fmt.from_string(text), lambda: text)

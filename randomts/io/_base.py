@@ -11,6 +11,7 @@ bytes and (for formats that ask) a missing final newline, each with a
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 
@@ -26,6 +27,8 @@ __all__ = [
     "read_text",
     "declared_ranges",
     "variable_ranges",
+    "metadata_comment",
+    "read_metadata_comment",
 ]
 
 #: Largest file a reader opens (bytes): 256 MiB, about ten million numbers.
@@ -265,3 +268,73 @@ def _recorded_range(value, count):
     ):
         return None
     return array
+
+
+#: Marks the comment line that carries a rule base's metadata in formats without a place for it.
+METADATA_TAG = "randomts-metadata:"
+
+
+def metadata_comment(rule_base, comment) -> list:
+    """The comment line that carries ``rule_base.metadata``, as a list of 0 or 1 lines.
+
+    The metadata are written as one line of JSON (ASCII, numbers with
+    ``repr``) after ``comment`` and :data:`METADATA_TAG`, for formats whose
+    own readers skip comments (``#`` in text and FLL, ``%`` in FIS); a rule
+    base without metadata gets no line.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], metadata={"seed": 3})
+    >>> metadata_comment(rb, "#")
+    ['# randomts-metadata: {"seed": 3}']
+    """
+    metadata = rule_base.metadata
+    if not metadata:
+        return []
+    try:
+        text = json.dumps(metadata, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The rule base's metadata cannot be saved as JSON: {exc}") from None
+    return [f"{comment} {METADATA_TAG} {text}"]
+
+
+def read_metadata_comment(text, comment):
+    """The metadata of the comment line written by :func:`metadata_comment`, or None.
+
+    Raises
+    ------
+    FormatError
+        If the line is there twice or does not hold a JSON object.
+
+    Examples
+    --------
+    >>> read_metadata_comment('x = 1\\n% randomts-metadata: {"seed": 3}\\n', "%")
+    {'seed': 3}
+    >>> read_metadata_comment('% randomts-metadata: {"seed": \\n', "%")
+    Traceback (most recent call last):
+    ...
+    randomts.exceptions.FormatError: line 1: the metadata comment is not a JSON object ...
+    """
+    start = f"{comment} {METADATA_TAG}"
+    found = None
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if not raw.startswith(start):
+            continue
+        if found is not None:
+            raise FormatError("a second metadata comment", line=number, text=raw)
+        try:
+            found = json.loads(raw[len(start) :], parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            found = None
+        if not isinstance(found, dict):
+            raise FormatError(
+                f"the metadata comment is not a JSON object (written by {METADATA_TAG!r} lines)",
+                line=number,
+                text=raw,
+            )
+    return found
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a finite number")

@@ -27,19 +27,38 @@ from ._base import atomic_write, read_text
 __all__ = ["read_csv", "format_csv", "write_csv", "select_columns"]
 
 
-def read_csv(path):
+def read_csv(path, *, delimiter=",", columns=None):
     """Read a CSV file of numbers with a header row.
+
+    A header whose first cell is empty while the others are named (what
+    ``pandas.DataFrame.to_csv`` writes for an unnamed index) marks an index
+    column: it is dropped, whatever it holds.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    delimiter : str, default=","
+        The one character between cells (``"\\t"`` for tab-separated files).
+    columns : sequence of str, optional
+        Read only these columns, in this order; the others may hold anything
+        (text, dates). By default every column is read.
 
     Returns
     -------
     header : list of str
+        The names of the columns read.
     values : ndarray of shape (n_rows, n_columns)
 
     Raises
     ------
     FormatError
-        With the line and the offending text, for a missing header, a row of
-        the wrong length, a cell that is not a finite number, or no data rows.
+        With the line and the offending text, for a missing or ambiguous
+        header, a row of the wrong length, a cell that is not a finite number
+        (naming its column), or no data rows.
+    ValueError
+        If ``columns`` names a column the header does not have, or
+        ``delimiter`` is not one character.
 
     Examples
     --------
@@ -50,24 +69,67 @@ def read_csv(path):
     Traceback (most recent call last):
     ...
     randomts.exceptions.FormatError: ...data.csv: line 3: expected 2 values as in the header; ...
+    >>> _ = open(path, "w").write(",a,b\\n0,1.5,x\\n1,2.5,y\\n")  # pandas' index, a text column
+    >>> read_csv(path, columns=["a"])
+    (['a'], array([[1.5],
+           [2.5]]))
     """
+    if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n':
+        raise ValueError(
+            "The 'delimiter' parameter must be one character other than a quote or a line "
+            f"break. Got {delimiter!r} instead."
+        )
     try:
-        return _parse(read_text(path))
+        return _parse(read_text(path), delimiter, columns)
     except FormatError as error:
         raise error.with_source(path) from None
 
 
-def _parse(text):
+#: Delimiters other than the one given that suggest the file uses another one.
+_OTHER_DELIMITERS = (";", "\t", ",", "|")
+
+
+def _delimiter_hint(cell, delimiter):
+    """A hint when ``cell`` holds another common delimiter, else an empty string."""
+    for other in _OTHER_DELIMITERS:
+        if other != delimiter and other in cell:
+            return (
+                f" (is the file separated by {other!r}? Pass delimiter={other!r}; on the "
+                f"command line --delimiter {other!r})"
+            )
+    return ""
+
+
+def _parse(text, delimiter, columns):
     lines = text.split("\n")
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         header = [name.strip() for name in next(reader)]
     except (StopIteration, csv.Error) as exc:
         raise FormatError(f"no header row ({exc})", line=1, text=lines[0]) from None
-    if not all(header) or len(set(header)) != len(header):
+    first = 1 if len(header) > 1 and not header[0] and all(header[1:]) else 0  # pandas' index
+    names = header[first:]
+    if not all(names):
+        position = names.index("") + first + 1
         raise FormatError(
-            "the header must hold distinct, non-empty column names", line=1, text=lines[0]
+            f"column {position} of the header has no name; every column needs one",
+            line=1,
+            text=lines[0],
         )
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise FormatError(
+            f"the header names the column(s) {repeated} more than once", line=1, text=lines[0]
+        )
+    if columns is None:
+        wanted = names
+    else:
+        wanted = list(columns)
+        missing = [n for n in wanted if n not in names]
+        if missing:
+            hint = _delimiter_hint(lines[0], delimiter) if len(names) == 1 else ""
+            raise ValueError(f"The data has no column(s) {missing}; its columns are {names}{hint}.")
+    positions = [first + names.index(n) for n in wanted]
     rows = []
     try:
         for row in reader:
@@ -81,21 +143,39 @@ def _parse(text):
                     text=lines[number - 1],
                 )
             try:
-                values = [float(cell) for cell in row]
+                values = [float(row[k]) for k in positions]
             except ValueError:
-                raise FormatError(
-                    "not a number in this row", line=number, text=lines[number - 1]
-                ) from None
-            if not np.all(np.isfinite(values)):
-                raise FormatError(
-                    "NaN or infinity in this row", line=number, text=lines[number - 1]
-                )
+                values = None
+            if values is None or not np.all(np.isfinite(values)):
+                raise _cell_error(row, positions, header, delimiter, number, lines[number - 1])
             rows.append(values)
     except csv.Error as exc:
         raise FormatError(f"bad CSV: {exc}", line=reader.line_num) from None
     if not rows:
         raise FormatError("no data rows after the header", line=1, text=lines[0])
-    return header, np.array(rows, dtype=float)
+    return wanted, np.array(rows, dtype=float).reshape(len(rows), len(wanted))
+
+
+def _cell_error(row, positions, header, delimiter, number, text):
+    """The FormatError that names the first cell of ``row`` that is not a finite number."""
+    for k in positions:
+        cell = row[k]
+        try:
+            value = float(cell)
+        except ValueError:
+            return FormatError(
+                f"column {header[k]!r} holds {cell.strip()[:40]!r}, not a number"
+                + _delimiter_hint(cell, delimiter),
+                line=number,
+                text=text,
+            )
+        if not np.isfinite(value):
+            return FormatError(
+                f"column {header[k]!r} holds {cell.strip()!r}; NaN and infinity are not data",
+                line=number,
+                text=text,
+            )
+    return FormatError("not a number in this row", line=number, text=text)
 
 
 def select_columns(header, values, names, what="columns"):
@@ -113,16 +193,16 @@ def select_columns(header, values, names, what="columns"):
     return values[:, [header.index(n) for n in names]]
 
 
-def format_csv(header, values) -> str:
+def format_csv(header, values, *, delimiter=",") -> str:
     """A table as CSV text with ``repr`` numbers (lossless)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
     writer.writerow(header)
     for row in np.asarray(values, dtype=float):
         writer.writerow([repr(float(v)) for v in row])
     return buffer.getvalue()
 
 
-def write_csv(path, header, values) -> None:
+def write_csv(path, header, values, *, delimiter=",") -> None:
     """Write a table as CSV, atomically."""
-    atomic_write(path, format_csv(header, values).encode("utf-8"))
+    atomic_write(path, format_csv(header, values, delimiter=delimiter).encode("utf-8"))

@@ -40,6 +40,8 @@ Both engines compute ``wtsum`` as ``sum_i w_i z_i`` and ``wtaver`` as
 training data's, else every centre plus and minus three widths): MATLAB warns
 about inputs outside it and Octave's ``evalfis`` refuses them, so widen
 ``input_range`` before saving to evaluate such a file beyond the data there.
+The rule base's metadata, if any, follow the rules on one comment line
+``% randomts-metadata: {...}`` (JSON), after everything an engine reads.
 
 The reader accepts any FIS of this kind written by other tools: keys in any
 order, ``%``/``#`` comments, MFs shared between rules, ``'constant'``
@@ -71,7 +73,7 @@ from ..fuzzy_system import (
     Rule,
 )
 from ..terms import from_matlab
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FisFormat"]
@@ -189,12 +191,17 @@ class FisFormat(RuleBaseFormat):
                 f"{' '.join([index] * rule_base.n_features)}, "
                 f"{' '.join([index] * rule_base.n_outputs)} (1) : 1"
             )
+        lines += metadata_comment(rule_base, "%")  # after the rules, which end what engines read
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
-        """A RuleBase if the FIS has its shape, else a FuzzySystem."""
+        """A RuleBase if the FIS has its shape (with its metadata comment), else a FuzzySystem."""
         system = self.system_from_string(text)
-        return system.to_rule_base() if system.rule_base_mismatch() is None else system
+        if system.rule_base_mismatch() is not None:
+            return system
+        rule_base = system.to_rule_base()
+        metadata = read_metadata_comment(text, "%")
+        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
 
     def system_from_string(self, text):
         """Read any Sugeno FIS as a FuzzySystem."""

@@ -37,7 +37,8 @@ Names must be identifiers in FLL: other characters become ``_`` (and a name
 that is an FLL keyword gets a trailing ``_``); the original name is kept in
 the variable's ``description`` as a JSON string (with ``#`` written
 ``\\u0023``, since ``#`` starts a comment), from which the reader restores it.
-Numbers are written with ``repr``.
+Numbers are written with ``repr``. The rule base's metadata, if any, follow
+the rules on one comment line ``# randomts-metadata: {...}`` (JSON).
 
 The reader accepts engines written by other tools when randomts can
 represent them (Gaussian inputs of height 1, ``Linear`` or ``Constant``
@@ -72,7 +73,7 @@ from ..fuzzy_system import (
     parse_rule,
 )
 from ..terms import INPUT_TERMS, make_term
-from ._base import RuleBaseFormat, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FllFormat"]
@@ -180,12 +181,17 @@ class FllFormat(RuleBaseFormat):
             antecedent = " and ".join(f"{name} is r{i + 1}" for name in inputs)
             consequent = " and ".join(f"{name} is r{i + 1}" for name in outputs)
             lines.append(f"  rule: if {antecedent} then {consequent}")
+        lines += metadata_comment(rule_base, "#")  # a comment to fuzzylite
         return "\n".join(lines) + "\n"
 
     def from_string(self, text):
-        """A RuleBase if the engine has its shape, else a FuzzySystem."""
+        """A RuleBase if the engine has its shape (with its metadata comment), else a FuzzySystem."""
         system = self.system_from_string(text)
-        return system.to_rule_base() if system.rule_base_mismatch() is None else system
+        if system.rule_base_mismatch() is not None:
+            return system
+        rule_base = system.to_rule_base()
+        metadata = read_metadata_comment(text, "#")
+        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
 
     def system_from_string(self, text):
         """Read any Takagi-Sugeno engine as a FuzzySystem."""

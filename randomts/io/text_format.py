@@ -1,10 +1,12 @@
 """The ``text`` format (``.txt``): the printed IF-THEN rules, loadable back.
 
 The layout is that of :mod:`randomts.text` with lossless ``repr`` numbers and
-a final newline; a file without one is taken as truncated. A
-:class:`~randomts.FuzzySystem` is written as :func:`randomts.fuzzy_text.format_system`
-lays it out (every digit), and read back by its header line. Text carries no
-metadata.
+a final newline; a file without one is taken as truncated. The rule base's
+metadata, if any, follow the rules on one comment line
+``# randomts-metadata: {...}`` (JSON), which :func:`randomts.text.parse_rules`
+skips like any other comment. A :class:`~randomts.FuzzySystem` is written as
+:func:`randomts.fuzzy_text.format_system` lays it out (every digit, no
+metadata), and read back by its header line.
 
 Examples
 --------
@@ -20,7 +22,7 @@ from __future__ import annotations
 from ..fuzzy_text import HEADER as SYSTEM_HEADER
 from ..fuzzy_text import format_system, parse_system
 from ..text import format_rules, parse_rules
-from ._base import RuleBaseFormat
+from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment
 
 __all__ = ["TextFormat"]
 
@@ -33,16 +35,16 @@ class TextFormat(RuleBaseFormat):
     needs_final_newline = True
 
     def to_string(self, rule_base) -> str:
-        """The rules (or a FuzzySystem's text, every digit) ending with a newline."""
+        """The rules and the metadata comment (or a FuzzySystem's text), ending with a newline."""
         from ..fuzzy_system import FuzzySystem
 
         if isinstance(rule_base, FuzzySystem):
             return format_system(rule_base, precision=None) + "\n"
-        return format_rules(rule_base) + "\n"
+        return "\n".join([format_rules(rule_base), *metadata_comment(rule_base, "#")]) + "\n"
 
     def from_string(self, text):
         """Parse text written by :meth:`to_string` (a RuleBase or a FuzzySystem by its header)."""
         first = next((line for line in text.split("\n") if line.strip()), "")
         if first.startswith(SYSTEM_HEADER):
             return parse_system(text)
-        return parse_rules(text)
+        return parse_rules(text, metadata=read_metadata_comment(text, "#"))
