@@ -8,7 +8,8 @@ clock, mean per fold) and the number of rules. Models:
 * ``random 100``: 100 random rules on standardised inputs, centres uniform over
   the training inputs' box, RBF widths ``b ~ U(0, 1/n_features)`` (so that a
   point fires several rules whatever the dimension), ridge ``alpha`` chosen by
-  closed-form leave-one-out (:func:`randomts.model_selection.select_alpha`);
+  closed-form leave-one-out (scikit-learn's ``RidgeCV`` on the design matrix
+  ``K``, which works in the row space when ``K`` is wider than tall);
 * ``kmeans h``: :func:`randomts.refinement.kmeans_antecedents`, weighted
   average (``normalize=True``: beyond the outermost rules the output follows
   the nearest rule's line instead of decaying to 0, which few rules need),
@@ -32,6 +33,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
+import tempfile
 import time
 import warnings
 
@@ -41,7 +44,6 @@ from sklearn.linear_model import RidgeCV
 from sklearn.model_selection import KFold
 
 from randomts import RuleBase
-from randomts.model_selection import select_alpha
 from randomts.refinement import kmeans_antecedents, refine_antecedents
 
 
@@ -101,9 +103,10 @@ def fit_random(X, y, X_test, seed):
         width_range=(0.0, 1.0 / n_features),
         random_state=seed,
     )
+    # leave-one-out ridge on K, in the row space when K is wider than tall (scikit-learn's)
     grid = U.shape[0] * np.logspace(-8, 1, 19)
-    _, rule_base = select_alpha(antecedents, U, y, grid, criterion="loo")
-    return rule_base.predict(U_test)[:, 0], 100
+    ridge = RidgeCV(alphas=grid, fit_intercept=False).fit(antecedents.design_matrix(U), y)
+    return ridge.predict(antecedents.design_matrix(U_test)), 100
 
 
 def fit_kmeans(n_rules, n_iter):
@@ -144,15 +147,21 @@ def fit_pyfume(n_rules):
 
         names = [f"x{k}" for k in range(X.shape[1])]
         frame = pd.DataFrame(np.column_stack([X, y]), columns=[*names, "y"])
-        with contextlib.redirect_stdout(io.StringIO()):
-            model = pyFUME(dataframe=frame, nr_clus=n_rules, percentage_training=1.0)
-            tester = SugenoFISTester(
-                model=model.get_model(),
-                test_data=X_test,
-                variable_names=names,
-                golden_standard=np.zeros(len(X_test)),
-            )
-            prediction = tester.predict()[0]
+        here = os.getcwd()
+        # pyFUME writes its generated code and data into the working directory
+        with tempfile.TemporaryDirectory() as scratch, contextlib.redirect_stdout(io.StringIO()):
+            os.chdir(scratch)
+            try:
+                model = pyFUME(dataframe=frame, nr_clus=n_rules, percentage_training=1.0)
+                tester = SugenoFISTester(
+                    model=model.get_model(),
+                    test_data=X_test,
+                    variable_names=names,
+                    golden_standard=np.zeros(len(X_test)),
+                )
+                prediction = tester.predict()[0]
+            finally:
+                os.chdir(here)
         return np.asarray(prediction, dtype=float).ravel(), n_rules
 
     return fit
@@ -237,8 +246,9 @@ def table(rows, names):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the three smallest data sets")
+    parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), help="these data sets")
     args = parser.parse_args()
-    names = QUICK if args.quick else tuple(DATASETS)
+    names = QUICK if args.quick else tuple(args.datasets or DATASETS)
     rows = run(names)
     text, failures = table(rows, names)
     print()
