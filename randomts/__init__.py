@@ -12,6 +12,7 @@ Examples
 RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 """
 
+from .classifier import RandomTSClassifier
 from .estimator import RandomTSRegressor
 from .exceptions import FormatError
 from .fuzzy_system import FuzzySystem
@@ -21,10 +22,11 @@ from .rulebase import Rule, RuleBase
 __version__ = "0.1.0"
 
 __all__ = [
+    "FuzzySystem",
+    "RandomTSClassifier",
     "RandomTSRegressor",
     "Rule",
     "RuleBase",
-    "FuzzySystem",
     "__version__",
     "FormatError",
     "load",

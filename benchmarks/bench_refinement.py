@@ -1,0 +1,263 @@
+"""Few refined rules against many random ones, and against fuzzy-modelling peers, on real data.
+
+For every data set (real measurements shipped with scikit-learn and statsmodels,
+no download) and every model, shuffled 5-fold cross-validation gives the test
+RMSE (as a fraction of the target's standard deviation), the fit time (wall
+clock, mean per fold) and the number of rules. Models:
+
+* ``random 100``: 100 random rules on standardised inputs, centres uniform over
+  the training inputs' box, RBF widths ``b ~ U(0, 1/n_features)`` (so that a
+  point fires several rules whatever the dimension), ridge ``alpha`` chosen by
+  closed-form leave-one-out (scikit-learn's ``RidgeCV`` on the design matrix
+  ``K``, which works in the row space when ``K`` is wider than tall);
+* ``kmeans h``: :func:`randomts.refinement.kmeans_antecedents`, weighted
+  average (``normalize=True``: beyond the outermost rules the output follows
+  the nearest rule's line instead of decaying to 0, which few rules need),
+  consequents fitted with the refinement's ridge, no refinement (``n_iter=0``);
+* ``refined h``: the same, then :func:`randomts.refinement.refine_antecedents`
+  (``n_iter=50``, early stopping on 20% of the training rows);
+* ``RidgeCV``: a linear model, for scale;
+* peers from PyPI when importable: ``anfis-toolbox`` (``ANFISRegressor``, grid
+  of two Gaussian sets per input, hybrid learning: ``2^n_features`` rules, so
+  only up to 6 inputs) and ``pyFUME`` (fuzzy c-means clusters, Takagi-Sugeno).
+
+Then the geometric mean over data sets of each model's RMSE over that of
+``random 100``. Usage::
+
+    python benchmarks/bench_refinement.py            # every data set
+    python benchmarks/bench_refinement.py --quick    # the three smallest
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import tempfile
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import load_diabetes
+from sklearn.linear_model import RidgeCV
+from sklearn.model_selection import KFold
+
+from randomts import RuleBase
+from randomts.refinement import kmeans_antecedents, refine_antecedents
+
+
+def _statsmodels(name, target, drop=()):
+    import statsmodels.api as sm
+
+    frame = getattr(sm.datasets, name).load_pandas().data.dropna()
+    y = frame[target].to_numpy(float)
+    X = frame.drop(columns=[target, *drop]).to_numpy(float)
+    return X, y
+
+
+def _star98():
+    import statsmodels.api as sm
+
+    frame = sm.datasets.star98.load_pandas().data
+    y = (frame["NABOVE"] / (frame["NABOVE"] + frame["NBELOW"])).to_numpy(float)
+    X = frame.drop(columns=["NABOVE", "NBELOW"]).to_numpy(float)
+    return X, y
+
+
+def _sunspots_narx(lags=4):
+    import statsmodels.api as sm
+
+    series = sm.datasets.sunspots.load_pandas().data["SUNACTIVITY"].to_numpy(float)
+    X = np.column_stack([series[lags - k - 1 : -k - 1] for k in range(lags)])
+    return X, series[lags:]
+
+
+DATASETS = {
+    # name: (loader, description)
+    "ccard": (lambda: _statsmodels("ccard", "AVGEXP"), "statsmodels, credit card spending"),
+    "engel": (lambda: _statsmodels("engel", "foodexp"), "statsmodels, food expenditure"),
+    "sunspots": (_sunspots_narx, "statsmodels, yearly sunspots, NARX on 4 lags"),
+    "star98": (_star98, "statsmodels, share of pupils above the median"),
+    "diabetes": (lambda: load_diabetes(return_X_y=True), "scikit-learn, disease progression"),
+    "fair": (lambda: _statsmodels("fair", "affairs"), "statsmodels, time in affairs"),
+    "randhie": (lambda: _statsmodels("randhie", "mdvis"), "statsmodels, visits to a doctor"),
+}
+QUICK = ("ccard", "engel", "sunspots")
+
+
+def _standardise(X_train, X_test):
+    mean, scale = X_train.mean(axis=0), X_train.std(axis=0)
+    scale[scale == 0] = 1.0
+    return (X_train - mean) / scale, (X_test - mean) / scale
+
+
+def fit_random(X, y, X_test, seed):
+    U, U_test = _standardise(X, X_test)
+    n_features = X.shape[1]
+    antecedents = RuleBase.random(
+        n_features,
+        n_rules=100,
+        centers="uniform",
+        center_bounds=(U.min(axis=0), U.max(axis=0) + 1e-12),
+        width_range=(0.0, 1.0 / n_features),
+        random_state=seed,
+    )
+    # leave-one-out ridge on K, in the row space when K is wider than tall (scikit-learn's)
+    grid = U.shape[0] * np.logspace(-8, 1, 19)
+    ridge = RidgeCV(alphas=grid, fit_intercept=False).fit(antecedents.design_matrix(U), y)
+    return ridge.predict(antecedents.design_matrix(U_test)), 100
+
+
+def fit_kmeans(n_rules, n_iter):
+    def fit(X, y, X_test, seed):
+        start = RuleBase(*kmeans_antecedents(X, n_rules, random_state=seed), normalize=True)
+        rule_base = refine_antecedents(start, X, y, n_iter=n_iter, random_state=seed)
+        return rule_base.predict(X_test)[:, 0], n_rules
+
+    return fit
+
+
+def fit_ridge(X, y, X_test, seed):
+    U, U_test = _standardise(X, X_test)
+    return RidgeCV(alphas=np.logspace(-6, 6, 25)).fit(U, y).predict(U_test), 0
+
+
+def fit_anfis(X, y, X_test, seed):
+    from anfis_toolbox import ANFISRegressor
+
+    if X.shape[1] > 6:
+        raise RuntimeError("2^n_features rules")
+    U, U_test = _standardise(X, X_test)
+    model = ANFISRegressor(n_mfs=2, random_state=seed, epochs=50)
+    with contextlib.redirect_stdout(io.StringIO()):
+        model.fit(U, y)
+    return np.asarray(model.predict(U_test)).ravel(), 2 ** X.shape[1]
+
+
+def fit_pyfume(n_rules):
+    def fit(X, y, X_test, seed):
+        import pandas as pd
+        import pyfume.simpfulfier
+        from pyfume import pyFUME
+        from pyfume.Tester import SugenoFISTester
+
+        # pyFUME 0.3.4 executes simpful code that needs numpy as ``np`` in its module
+        pyfume.simpfulfier.np = np
+
+        names = [f"x{k}" for k in range(X.shape[1])]
+        frame = pd.DataFrame(np.column_stack([X, y]), columns=[*names, "y"])
+        here = os.getcwd()
+        # pyFUME writes its generated code and data into the working directory
+        with tempfile.TemporaryDirectory() as scratch, contextlib.redirect_stdout(io.StringIO()):
+            os.chdir(scratch)
+            try:
+                model = pyFUME(dataframe=frame, nr_clus=n_rules, percentage_training=1.0)
+                tester = SugenoFISTester(
+                    model=model.get_model(),
+                    test_data=X_test,
+                    variable_names=names,
+                    golden_standard=np.zeros(len(X_test)),
+                )
+                prediction = tester.predict()[0]
+            finally:
+                os.chdir(here)
+        return np.asarray(prediction, dtype=float).ravel(), n_rules
+
+    return fit
+
+
+def models():
+    out = {"random 100": fit_random}
+    for h in (5, 10, 15):
+        out[f"kmeans {h}"] = fit_kmeans(h, 0)
+        out[f"refined {h}"] = fit_kmeans(h, 50)
+    out["RidgeCV"] = fit_ridge
+    out["anfis-toolbox"] = fit_anfis
+    out["pyFUME 10"] = fit_pyfume(10)
+    return out
+
+
+def run(names, n_splits=5):
+    rows = {}
+    for name in names:
+        X, y = DATASETS[name][0]()
+        scale = y.std()
+        for model_name, fit in models().items():
+            errors, times, n_rules, failure = [], [], 0, None
+            folds = KFold(n_splits, shuffle=True, random_state=0).split(X)
+            for fold, (train, test) in enumerate(folds):
+                start = time.perf_counter()
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        prediction, n_rules = fit(X[train], y[train], X[test], fold)
+                except Exception as exc:  # a peer that does not run is reported, not fatal
+                    failure = f"{type(exc).__name__}: {str(exc)[:60]}"
+                    break
+                times.append(time.perf_counter() - start)
+                errors.append(np.sqrt(np.mean((prediction - y[test]) ** 2)) / scale)
+            rows[name, model_name] = (
+                (np.mean(errors), np.mean(times), n_rules, X.shape) if failure is None else failure
+            )
+            print(name, model_name, rows[name, model_name], flush=True)
+    return rows
+
+
+def table(rows, names):
+    model_names = list(models())
+    lines = [
+        "| data set (rows x inputs) | " + " | ".join(model_names) + " |",
+        "|---" * (len(model_names) + 1) + "|",
+    ]
+    for name in names:
+        shape = next(v[3] for (d, _), v in rows.items() if d == name and not isinstance(v, str))
+        cells = []
+        for model_name in model_names:
+            value = rows[name, model_name]
+            if isinstance(value, str):
+                cells.append("n/a")
+            else:
+                cells.append(f"{value[0]:.3f} ({value[1]:.2g} s)")
+        lines.append(f"| {name} ({shape[0]} x {shape[1]}) | " + " | ".join(cells) + " |")
+    ratios = []
+    for model_name in model_names:
+        values = [
+            rows[name, model_name][0] / rows[name, "random 100"][0]
+            for name in names
+            if not isinstance(rows[name, model_name], str)
+        ]
+        ok = len(values) == len(names)
+        ratios.append(f"{np.exp(np.mean(np.log(values))):.3f}" if ok else "n/a")
+    lines.append("| geometric mean RMSE / random 100 | " + " | ".join(ratios) + " |")
+    worst = []
+    for model_name in model_names:
+        values = [
+            rows[name, model_name][0] / rows[name, "random 100"][0]
+            for name in names
+            if not isinstance(rows[name, model_name], str)
+        ]
+        worst.append(f"{max(values):.3f}" if len(values) == len(names) else "n/a")
+    lines.append("| worst RMSE / random 100 | " + " | ".join(worst) + " |")
+    failures = sorted({f"{m}: {v}" for (d, m), v in rows.items() if isinstance(v, str)})
+    return "\n".join(lines), failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the three smallest data sets")
+    parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), help="these data sets")
+    args = parser.parse_args()
+    names = QUICK if args.quick else tuple(args.datasets or DATASETS)
+    rows = run(names)
+    text, failures = table(rows, names)
+    print()
+    print("Test RMSE / std(y), 5-fold CV (mean fit time per fold):")
+    print()
+    print(text)
+    for failure in failures:
+        print("not run:", failure)
+
+
+if __name__ == "__main__":
+    main()

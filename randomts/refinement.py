@@ -1,0 +1,497 @@
+"""Antecedents placed from data and refined: few rules that predict well.
+
+Random rules need many rules; fuzzy-model users want few they can read. Two
+pure functions give them:
+
+* :func:`kmeans_antecedents` places ``n_rules`` Gaussian rules on the k-means
+  clusters of the (standardised) inputs, each rule's widths from its
+  cluster's spread.
+* :func:`refine_antecedents` moves the centres and widths of a rule base by
+  nonlinear least squares with the consequents re-solved exactly at every
+  step: variable projection (Golub and Pereyra, 1973), the "hybrid learning"
+  of ANFIS (Jang, 1993) done with a Gauss-Newton trust region
+  (:func:`scipy.optimize.least_squares`) and an analytic Jacobian.
+
+The refined model is an ordinary :class:`~randomts.RuleBase`.
+
+The variable-projection problem
+-------------------------------
+With antecedent parameters ``theta`` (every centre ``c_ik`` and every log
+width ``log sigma_ik``), design matrix ``K(theta)`` and a ridge ``alpha > 0``
+on the consequents ``Gamma``, the objective is
+``||Y - K Gamma||^2 + alpha ||Gamma||^2``. For fixed ``theta`` its minimiser is
+``Gamma(theta) = M^{-1} K^T Y`` with ``M = K^T K + alpha I``; what remains is
+the residual of the augmented system ``K~ = [K; sqrt(alpha) I]``,
+``Y~ = [Y; 0]``::
+
+    r(theta) = Y~ - K~ Gamma(theta) = [Y - K Gamma; -sqrt(alpha) Gamma].
+
+Kaufman's (1975) Jacobian drops the second of Golub and Pereyra's two terms:
+``J_t = -P (dK~/dtheta_t) Gamma`` with ``P`` the projector onto the
+orthogonal complement of the range of ``K~``. With ``v_t = (dK/dtheta_t)
+Gamma`` (an ``n_samples x n_outputs`` block) and ``B_t = M^{-1} K^T v_t``::
+
+    J_t = [-(v_t - K B_t); sqrt(alpha) B_t].
+
+The dropped term lies in the range of ``K~``, orthogonal to ``r``, so the
+gradient ``J^T r`` is exact. The model output is ``y_hat = sum_i wbar_i g_i``
+(``g_i`` the consequent of rule ``i``, ``wbar_i`` its raw or normalised
+firing strength) and, with ``d_ik = d log w_i / d theta_ik`` (``(x_k - c_ik)
+/ sigma_ik^2`` for a centre, ``(x_k - c_ik)^2 / sigma_ik^2`` for a log
+width),
+
+    v_ik = wbar_i d_ik (g_i - y_hat)   (weighted average; ``g_i`` alone for the weighted sum).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.optimize
+from sklearn.cluster import KMeans
+
+from . import membership as _membership
+from ._validation import check_int, check_int_option, check_matrix, check_real
+from .design import design_matrix, split_coefficients
+from .model_selection import select_alpha
+from .rulebase import RuleBase
+from .sampling import check_random_state
+from .solvers import solve_least_squares
+
+__all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
+
+# Log widths are kept within this factor of the standardised unit (no overflow in d_ik).
+_LOG_SIGMA_BOUND = np.log(1e3)
+# Candidate ridge penalties per training row when alpha is chosen from the data.
+_ALPHA_GRID_PER_ROW = np.logspace(-8, 1, 19)
+
+
+def _standardisation(X):
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[~(scale > 0)] = 1.0
+    return mean, scale
+
+
+def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
+    """Rule centres on the k-means clusters of the inputs, widths from their spread.
+
+    k-means (:class:`sklearn.cluster.KMeans`, k-means++ starts) runs on the
+    standardised inputs, so that no feature dominates the distances. Rule
+    ``i`` sits at cluster ``i``'s centre; its width on input ``k`` is the
+    root-mean-square deviation of the cluster's members from the centre
+    along ``k``, times ``width_factor``. With the default factor
+    ``2 sqrt(n_features)`` a member of a cluster at the root-mean-square
+    distance from its centre fires the rule at ``exp(-1/8)``, so that
+    neighbouring rules overlap (a factor ``sqrt(n_features)``, firing at
+    ``exp(-1/2)``, left gaps between the rules that cost held-out accuracy
+    on real data; see ``benchmarks/bench_refinement.py``). A
+    cluster of one point, or one with no spread along an input, takes the
+    median spread of the other clusters along it (the feature's own
+    standard deviation if none has any).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training inputs, at least ``n_rules`` distinct rows.
+    n_rules : int
+        Number of rules (clusters).
+    random_state : int, RandomState, Generator or None
+        Seed of k-means' starts.
+    width_factor : float, optional
+        Multiplier of the clusters' spreads; default ``2 sqrt(n_features)``.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_rules, n_features)
+        In the units of ``X``.
+    sigmas : ndarray of shape (n_rules, n_features)
+        Standard deviations of the Gaussian sets, in the units of ``X``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (50, 2)), rng.normal(10, 1, (50, 2))])
+    >>> centers, sigmas = kmeans_antecedents(X, 2, random_state=0)
+    >>> [round(float(c)) for c in np.sort(centers[:, 0])]
+    [0, 10]
+    >>> bool(np.all((sigmas > 2.0) & (sigmas < 4.0)))
+    True
+    """
+    X = check_matrix(X, "X")
+    n_rules = check_int(n_rules, "n_rules", low=1)
+    n_samples, n_features = X.shape
+    if width_factor is None:
+        width_factor = 2.0 * np.sqrt(n_features)
+    width_factor = check_real(width_factor, "width_factor", low=0.0, low_inclusive=False)
+    n_distinct = np.unique(X, axis=0).shape[0]
+    if n_distinct < n_rules:
+        raise ValueError(
+            f"kmeans_antecedents needs at least n_rules={n_rules} distinct rows of X to place "
+            f"{n_rules} rules; got {n_distinct} distinct rows."
+        )
+    mean, scale = _standardisation(X)
+    U = (X - mean) / scale
+    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
+    kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
+    centers = kmeans.cluster_centers_
+    labels = kmeans.labels_
+    spread = np.zeros((n_rules, n_features))
+    counts = np.bincount(labels, minlength=n_rules)
+    for i in range(n_rules):
+        members = U[labels == i]
+        if members.shape[0] > 1:
+            spread[i] = np.sqrt(np.mean((members - centers[i]) ** 2, axis=0))
+    for k in range(n_features):
+        good = (counts > 1) & (spread[:, k] > 1e-12)
+        fill = np.median(spread[good, k]) if good.any() else 1.0
+        spread[~good, k] = fill
+    return centers * scale + mean, width_factor * spread * scale
+
+
+def _unpack(theta, n_rules, n_features):
+    """Centres and widths from ``theta = [centers.ravel(), log(sigmas).ravel()]``."""
+    size = n_rules * n_features
+    centers = theta[:size].reshape(n_rules, n_features)
+    log_sigmas = np.clip(theta[size:], -_LOG_SIGMA_BOUND, _LOG_SIGMA_BOUND)
+    return centers, np.exp(log_sigmas).reshape(n_rules, n_features)
+
+
+class _Problem:
+    """The variable-projection residual and Jacobian on standardised data, cached per ``theta``."""
+
+    def __init__(self, U, Y, n_rules, *, normalize, order, alpha):
+        self.U, self.Y = U, Y
+        self.n_rules, self.n_features = n_rules, U.shape[1]
+        self.normalize, self.order, self.alpha = normalize, order, alpha
+        self.n_columns = n_rules * (self.n_features + 1 if order == 1 else 1)
+        self._key, self._state = None, None
+
+    def unpack(self, theta):
+        return _unpack(theta, self.n_rules, self.n_features)
+
+    def weights(self, U, centers, sigmas):
+        return _membership.firing_strengths(U, centers, sigmas, normalize=self.normalize)
+
+    def state(self, theta):
+        key = theta.tobytes()
+        if key != self._key:
+            centers, sigmas = self.unpack(theta)
+            W = self.weights(self.U, centers, sigmas)
+            K = design_matrix(W, self.U, order=self.order)
+            gamma = solve_least_squares(K, self.Y, solver="cholesky", alpha=self.alpha)
+            self._key, self._state = key, (centers, sigmas, W, K, gamma)
+        return self._state
+
+    def predict(self, theta, U):
+        centers, sigmas, _, _, gamma = self.state(theta)
+        return design_matrix(self.weights(U, centers, sigmas), U, order=self.order) @ gamma
+
+    def residual(self, theta):
+        _, _, _, K, gamma = self.state(theta)
+        top = self.Y - K @ gamma
+        return np.concatenate([top.ravel(), -np.sqrt(self.alpha) * gamma.ravel()])
+
+    def jacobian(self, theta):
+        centers, sigmas, W, K, gamma = self.state(theta)
+        U, n_samples, n_outputs = self.U, self.U.shape[0], self.Y.shape[1]
+        coef, intercept = split_coefficients(gamma, self.n_rules, self.n_features, order=self.order)
+        g = np.einsum("iok,jk->jio", coef, U) + intercept[None]  # rule outputs (N, h, m)
+        if self.normalize:
+            g = g - (K @ gamma)[:, None, :]
+        A = W[:, :, None] * g  # (N, h, m)
+        diff = (U[:, None, :] - centers[None]) / sigmas[None]  # (N, h, n)
+        d_center = diff / sigmas[None]
+        d_log_sigma = diff * diff
+        size = self.n_rules * self.n_features
+        inside = np.abs(theta[size:]) < _LOG_SIGMA_BOUND  # clipped widths do not move
+        d_log_sigma *= inside.reshape(self.n_rules, self.n_features)[None]
+        n_params = 2 * self.n_rules * self.n_features
+        V = np.empty((n_samples, n_outputs, n_params))
+        half = n_params // 2
+        V[:, :, :half] = np.einsum("jio,jik->joik", A, d_center).reshape(n_samples, n_outputs, -1)
+        V[:, :, half:] = np.einsum("jio,jik->joik", A, d_log_sigma).reshape(
+            n_samples, n_outputs, -1
+        )
+        V = V.reshape(n_samples, n_outputs * n_params)
+        B = solve_least_squares(K, V, solver="cholesky", alpha=self.alpha)  # M^-1 K^T V
+        top = -(V - K @ B).reshape(n_samples * n_outputs, n_params)
+        bottom = np.sqrt(self.alpha) * B.reshape(-1, n_params)
+        return np.vstack([top, bottom])
+
+
+def _check_data(rule_base, X, Y, names=("X", "Y")):
+    owner = "this rule base"
+    X = check_matrix(X, names[0], n_columns=rule_base.n_features, owner=owner)
+    Y = check_matrix(Y, names[1], allow_1d=True, column_label="outputs")
+    if Y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must have the same number of rows; "
+            f"got {X.shape[0]} and {Y.shape[0]}."
+        )
+    return X, Y
+
+
+def _theta(rule_base, mean, scale):
+    centers = (rule_base.centers - mean) / scale
+    log_sigmas = np.log(rule_base.sigmas / scale)
+    return np.concatenate(
+        [centers.ravel(), np.clip(log_sigmas, -_LOG_SIGMA_BOUND, _LOG_SIGMA_BOUND).ravel()]
+    )
+
+
+def variable_projection_residual(rule_base, X, Y, *, order=1, alpha):
+    """The variable-projection residual of a rule base's antecedents and its Jacobian.
+
+    For the antecedents of ``rule_base`` (consequents ignored) on ``(X, Y)``:
+    the residual ``[Y - K Gamma; -sqrt(alpha) Gamma]`` at the ridge solution
+    ``Gamma``, and Kaufman's Jacobian with respect to
+    ``theta = [centers.ravel(), log(sigmas).ravel()]`` (see
+    :mod:`randomts.refinement`). Everything is in the units of ``X``.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The antecedents.
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    order : {0, 1}, default=1
+        Consequent order.
+    alpha : float
+        Ridge penalty, ``> 0``.
+
+    Returns
+    -------
+    residual : ndarray of shape (n_samples * n_outputs + n_columns * n_outputs,)
+        Rows ``(j, o)`` of ``Y - K Gamma``, then rows ``(column, o)`` of
+        ``-sqrt(alpha) Gamma``.
+    jacobian : ndarray of shape (residual.size, 2 * n_rules * n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, (100, 1)); y = np.tanh(3 * X[:, 0])
+    >>> rb = RuleBase(centers=[[-0.5], [0.5]], sigmas=[[0.5], [0.5]])
+    >>> r, J = variable_projection_residual(rb, X, y, alpha=1e-6)
+    >>> r.shape, J.shape
+    ((104,), (104, 4))
+    >>> bool(np.linalg.norm(J.T @ r) > 0)  # not at a stationary point
+    True
+    """
+    if not isinstance(rule_base, RuleBase):
+        raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
+    X, Y = _check_data(rule_base, X, Y)
+    order = check_int_option(order, "order", (0, 1))
+    alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
+    problem = _Problem(
+        X, Y, rule_base.n_rules, normalize=rule_base.normalize, order=order, alpha=alpha
+    )
+    theta = np.concatenate([rule_base.centers.ravel(), np.log(rule_base.sigmas).ravel()])
+    return problem.residual(theta), problem.jacobian(theta)
+
+
+class _EarlyStop(Exception):
+    """Raised inside the optimiser's residual when the held-out error stops improving."""
+
+
+def refine_antecedents(
+    rule_base,
+    X,
+    Y,
+    n_iter=20,
+    *,
+    order=1,
+    alpha=None,
+    X_val=None,
+    Y_val=None,
+    validation_fraction=0.2,
+    patience=5,
+    random_state=None,
+):
+    """Refine the centres and widths of a rule base, consequents re-solved exactly at every step.
+
+    Variable projection (see :mod:`randomts.refinement`): Levenberg-Marquardt
+    (:func:`scipy.optimize.least_squares`, ``method="lm"``; ``"trf"`` when
+    there are fewer residuals than parameters) on the centres and log
+    widths, with the analytic Jacobian of
+    :func:`variable_projection_residual`, on standardised inputs (so that
+    steps and the ridge do not depend on the inputs' units). Widths are
+    clipped to within a factor ``1e3`` of the inputs' standard deviations.
+
+    Guarding against over-fitting: the consequents carry a ridge ``alpha``,
+    and every set of antecedents the optimiser evaluates is scored on
+    held-out rows (its consequents fitted on the training rows); the
+    refinement stops after ``patience`` evaluations without a better
+    held-out error, and returns the antecedents with the best one. The
+    starting antecedents are the first evaluated, so the result is never
+    worse on the held-out rows than the start.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        Starting antecedents (e.g. from :func:`kmeans_antecedents`); its
+        consequents are ignored.
+    X : array-like of shape (n_samples, n_features)
+        Training inputs.
+    Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Training targets.
+    n_iter : int, default=20
+        Most evaluations of the residual (scipy's ``max_nfev``): one per
+        trust-region step, accepted or not; 0 only fits the consequents.
+    order : {0, 1}, default=1
+        Consequent order.
+    alpha : float, optional
+        Ridge penalty on the consequents (on standardised inputs). None:
+        chosen at the starting antecedents by closed-form leave-one-out
+        error (:func:`randomts.model_selection.select_alpha`) on a grid of
+        ``n_train * logspace(-8, 1, 19)``, then kept fixed.
+    X_val, Y_val : array-like, optional
+        Held-out rows for early stopping. Given, the consequents of the
+        result are fitted on ``(X, Y)`` only; not given, a random
+        ``validation_fraction`` of ``(X, Y)`` is held out while refining, and
+        the final consequents are fitted on all rows.
+    validation_fraction : float in (0, 1), default=0.2
+        Share of the rows held out when ``X_val`` is not given.
+    patience : int, default=5
+        Evaluations without a better held-out error before stopping.
+    random_state : int, RandomState, Generator or None
+        Seed of the held-out split.
+
+    Returns
+    -------
+    RuleBase
+        The refined antecedents with their consequents, in the units of
+        ``X``, names of ``rule_base``. Its metadata hold a ``"refinement"``
+        record: ``alpha``, ``n_evaluations``, ``stopped`` (``"early"``,
+        ``"n_iter"`` or scipy's convergence message) and the held-out mean
+        squared errors ``validation_mse_start`` and ``validation_mse_end``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> from randomts.refinement import kmeans_antecedents, refine_antecedents
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-3, 3, size=(400, 1)); y = np.sin(X[:, 0]) + 0.05 * rng.normal(size=400)
+    >>> start = RuleBase(*kmeans_antecedents(X, 3, random_state=0))
+    >>> refined = refine_antecedents(start, X, y, n_iter=30, random_state=0)
+    >>> len(refined), refined.order
+    (3, 1)
+    >>> record = refined.metadata["refinement"]
+    >>> bool(record["validation_mse_end"] <= record["validation_mse_start"])
+    True
+    """
+    if not isinstance(rule_base, RuleBase):
+        raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
+    X, Y = _check_data(rule_base, X, Y)
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    order = check_int_option(order, "order", (0, 1))
+    patience = check_int(patience, "patience", low=1)
+    if alpha is not None:
+        alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
+    if (X_val is None) != (Y_val is None):
+        raise ValueError("Give both X_val and Y_val, or neither.")
+    refit_all = X_val is None
+    if refit_all:
+        fraction = check_real(
+            validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
+        )
+        if fraction >= 1.0:
+            raise ValueError(
+                f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
+            )
+        n_val = int(round(fraction * X.shape[0]))
+        if n_val < 1 or n_val > X.shape[0] - 2:
+            raise ValueError(
+                f"validation_fraction={fraction!r} of {X.shape[0]} rows leaves no held-out rows or "
+                "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
+            )
+        order_of_rows = check_random_state(random_state).permutation(X.shape[0])
+        val_rows, train_rows = order_of_rows[:n_val], order_of_rows[n_val:]
+        X_train, Y_train, X_val, Y_val = X[train_rows], Y[train_rows], X[val_rows], Y[val_rows]
+    else:
+        X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
+        if Y_val.shape[1] != Y.shape[1]:
+            raise ValueError(
+                f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}."
+            )
+        X_train, Y_train = X, Y
+
+    mean, scale = _standardisation(X)
+    U_train, U_val = (X_train - mean) / scale, (X_val - mean) / scale
+    theta0 = _theta(rule_base, mean, scale)
+    if alpha is None:
+        start = RuleBase(
+            *_unpack(theta0, rule_base.n_rules, rule_base.n_features),
+            normalize=rule_base.normalize,
+            n_outputs=Y.shape[1],
+        )
+        grid = U_train.shape[0] * _ALPHA_GRID_PER_ROW
+        alpha = select_alpha(start, U_train, Y_train, grid, order=order, criterion="loo")[0].alpha
+    problem = _Problem(
+        U_train, Y_train, rule_base.n_rules, normalize=rule_base.normalize, order=order, alpha=alpha
+    )
+
+    best = {"theta": theta0, "mse": np.inf, "stale": 0, "evaluations": 0}
+
+    def residual(theta):
+        r = problem.residual(theta)
+        mse = float(np.mean((problem.predict(theta, U_val) - Y_val) ** 2))
+        best["evaluations"] += 1
+        if best["evaluations"] == 1:
+            best["start"] = mse
+        if mse < best["mse"]:
+            best.update(theta=theta.copy(), mse=mse, stale=0)
+        else:
+            best["stale"] += 1
+            if best["stale"] >= patience:
+                raise _EarlyStop
+        return r
+
+    stopped = "n_iter"
+    if n_iter == 0:
+        residual(theta0)
+    else:
+        # MINPACK's Levenberg-Marquardt (a QR of J per step) where it applies: at least as
+        # many residuals as parameters; the trust-region reflective method (an SVD) otherwise.
+        n_residuals = (U_train.shape[0] + problem.n_columns) * Y.shape[1]
+        method = "lm" if n_residuals >= theta0.size else "trf"
+        try:
+            result = scipy.optimize.least_squares(
+                residual,
+                theta0,
+                jac=problem.jacobian,
+                method=method,
+                x_scale="jac",
+                max_nfev=n_iter,
+            )
+            if result.status != 0:
+                stopped = str(result.message)
+        except _EarlyStop:
+            stopped = "early"
+
+    centers, sigmas = problem.unpack(best["theta"])
+    refined = RuleBase(centers, sigmas, normalize=rule_base.normalize, n_outputs=Y.shape[1])
+    if refit_all:
+        U_all = (X - mean) / scale
+        refined = refined.fit_consequents(U_all, Y, order=order, solver="cholesky", alpha=alpha)
+    else:
+        _, _, _, _, gamma = problem.state(best["theta"])
+        coef, intercept = split_coefficients(
+            gamma, rule_base.n_rules, rule_base.n_features, order=order
+        )
+        refined = refined.replace(coef=coef, intercept=intercept)
+    metadata = rule_base.metadata
+    metadata["refinement"] = {
+        "alpha": float(alpha),
+        "n_evaluations": int(best["evaluations"]),
+        "stopped": stopped,
+        "validation_mse_start": float(best["start"]),
+        "validation_mse_end": float(best["mse"]),
+    }
+    output_names = rule_base.output_names if Y.shape[1] == rule_base.n_outputs else None
+    return refined.in_original_units(mean, scale).replace(
+        input_names=rule_base.input_names, output_names=output_names, metadata=metadata
+    )

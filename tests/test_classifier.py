@@ -1,0 +1,229 @@
+"""RandomTSClassifier: scikit-learn's checks, label types, scores, probabilities, files."""
+
+import numpy as np
+import pytest
+import scipy.special
+from sklearn.datasets import load_iris, make_classification
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import randomts
+from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
+
+# Settings under which the scores are well posed on small data (used where the test is not
+# about the defaults): standardised inputs, a ridge, few rules.
+SMALL = dict(n_rules=12, standardize=True, alpha=1e-2)
+
+
+@parametrize_with_checks(
+    [
+        RandomTSClassifier(random_state=0),
+        RandomTSClassifier(
+            n_rules=5, order=0, normalize=True, standardize=True, alpha=1e-3, random_state=0
+        ),
+    ]
+)
+def test_scikit_learn_compatible(estimator, check):
+    check(estimator)
+
+
+def iris():
+    X, y = load_iris(return_X_y=True)
+    return X, load_iris().target_names[y]
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array(["setosa", "versicolor", "virginica"]),
+        np.array([-3, 7, 10]),
+        np.array([3.0, -1.0, 0.0]),
+        np.array(["only", "two", "two"]),
+    ],
+    ids=["str", "int", "float", "binary-str"],
+)
+def test_labels_of_any_type_come_back(labels):
+    X, _ = load_iris(return_X_y=True)
+    y = labels[load_iris().target]
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    assert clf.classes_.tolist() == sorted(set(y.tolist()))
+    predicted = clf.predict(X)
+    assert predicted.dtype == clf.classes_.dtype
+    assert set(predicted.tolist()) <= set(y.tolist())
+    assert np.mean(predicted == y) > 0.9
+
+
+def test_bool_labels_are_binary():
+    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y.astype(bool))
+    assert clf.classes_.tolist() == [False, True]
+    assert clf.decision_function(X).shape == (200,)
+    assert clf.predict(X).dtype == bool
+    assert clf.rule_base_.output_names == ("score(True)",)
+
+
+def test_multiclass_scores_are_the_regression_of_one_hot_targets():
+    X, y = iris()
+    clf = RandomTSClassifier(**SMALL, random_state=3).fit(X, y)
+    one_hot = (y[:, None] == clf.classes_[None, :]).astype(float)
+    regressor = RandomTSRegressor(**SMALL, random_state=3).fit(X, one_hot)
+    np.testing.assert_allclose(
+        clf.decision_function(X), regressor.predict(X), rtol=1e-10, atol=1e-12
+    )
+    assert np.array_equal(clf.predict(X), clf.classes_[regressor.predict(X).argmax(axis=1)])
+
+
+def test_binary_score_is_the_difference_of_one_hot_scores():
+    # Least squares is linear in the targets: the fit of +-1 is fit(e1) - fit(e0).
+    X, y = make_classification(
+        n_samples=150, n_features=3, n_informative=3, n_redundant=0, random_state=1
+    )
+    clf = RandomTSClassifier(**SMALL, random_state=1).fit(X, y)
+    one_hot = np.column_stack([y == 0, y == 1]).astype(float)
+    scores = RandomTSRegressor(**SMALL, random_state=1).fit(X, one_hot).predict(X)
+    np.testing.assert_allclose(
+        clf.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-8, atol=1e-10
+    )
+    assert np.array_equal(clf.predict(X), clf.classes_[(scores[:, 1] > scores[:, 0]).astype(int)])
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_probabilities_are_a_softmax_consistent_with_predict(n_classes):
+    X, y = make_classification(
+        n_samples=300, n_features=6, n_informative=4, n_classes=n_classes, random_state=n_classes
+    )
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (300, n_classes)
+    assert np.all((proba >= 0) & (proba <= 1))
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X))
+    np.testing.assert_allclose(np.exp(clf.predict_log_proba(X)), proba, rtol=1e-10)
+    scores = clf.decision_function(X)
+    if n_classes == 2:
+        np.testing.assert_allclose(
+            proba[:, 1], scipy.special.expit(scores / clf.temperature_), rtol=1e-10
+        )
+
+
+def test_temperature_minimises_the_smoothed_cross_entropy():
+    X, y = iris()
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    scores = clf.decision_function(X)
+    index = np.searchsorted(clf.classes_, y)
+    counts = np.bincount(index)
+    on = (counts + 1.0) / (counts + 2.0)
+    targets = np.tile(((1 - on) / 2)[index, None], (1, 3))
+    targets[np.arange(y.size), index] = on[index]
+
+    def cross_entropy(t):
+        return -np.mean(np.sum(targets * scipy.special.log_softmax(scores / t, axis=1), axis=1))
+
+    grid = clf.temperature_ * np.exp(np.linspace(-1, 1, 201))
+    values = [cross_entropy(t) for t in grid]
+    assert cross_entropy(clf.temperature_) <= min(values) + 1e-9
+
+
+def test_separable_training_data_keep_a_finite_temperature():
+    # Platt's smoothed targets: a perfect training fit does not send T to 0.
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-5, 1, (40, 2)), rng.normal(5, 1, (40, 2))])
+    y = np.repeat([0, 1], 40)
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    assert clf.score(X, y) == 1.0
+    proba = clf.predict_proba(X)
+    assert 0.9 < proba.max(axis=1).min() and proba.max() < 1.0 - 1e-6
+
+
+def test_rules_name_the_classes_and_the_features():
+    pd = pytest.importorskip("pandas")
+    data = load_iris(as_frame=True)
+    X = data.data.rename(columns=lambda c: c.replace(" (cm)", "").replace(" ", "_"))
+    y = pd.Series(data.target_names[data.target], name="species")
+    clf = RandomTSClassifier(n_rules=3, standardize=True, alpha=1.0, random_state=0).fit(X, y)
+    text = clf.rule_base_.to_text(precision=3)
+    assert "\n    score(setosa) = " in text and "THEN\n" in text
+    assert "\n    score(versicolor) = " in text and "\n    score(virginica) = " in text
+    assert "IF sepal_length is G(" in text
+    assert clf.rule_base_.metadata["classes"] == ["setosa", "versicolor", "virginica"]
+    assert clf.rule_base_.metadata["estimator"] == "RandomTSClassifier"
+
+
+@pytest.mark.parametrize("extension", [".txt", ".json", ".fis", ".fll"])
+def test_saved_rule_base_predicts_the_same_labels(tmp_path, extension):
+    X, y = iris()
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    path = tmp_path / f"model{extension}"
+    randomts.save(clf, path)
+    loaded = randomts.load(path)
+    rule_base = loaded if isinstance(loaded, RuleBase) else loaded.rule_base_
+    scores = np.asarray(rule_base.predict(X))
+    labels = clf.classes_[scores.argmax(axis=1)]
+    assert np.array_equal(labels, clf.predict(X))
+    assert tuple(rule_base.output_names) == clf.rule_base_.output_names
+
+
+def test_saved_binary_rule_base_gives_labels_by_sign(tmp_path):
+    X, y = make_classification(
+        n_samples=120, n_features=3, n_informative=2, n_redundant=0, random_state=0
+    )
+    labels = np.array(["benign", "malignant"])[y]
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, labels)
+    randomts.save(clf, tmp_path / "model.json")
+    loaded = randomts.load(tmp_path / "model.json")
+    rule_base = loaded if isinstance(loaded, RuleBase) else loaded.rule_base_
+    score = np.asarray(rule_base.predict(X)).reshape(-1)
+    assert rule_base.output_names == ("score(malignant)",)
+    assert " THEN score(malignant) = " in rule_base.to_text(precision=4)
+    assert np.array_equal(clf.classes_[(score > 0).astype(int)], clf.predict(X))
+
+
+def test_one_class_is_refused_with_a_clear_message():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="at least 2 classes in y; got 1 class: \\['a'\\]"):
+        RandomTSClassifier().fit(X, ["a"] * 10)
+
+
+def test_continuous_targets_are_refused():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="Unknown label type"):
+        RandomTSClassifier().fit(X, np.linspace(0, 1, 10))
+
+
+@pytest.mark.parametrize(
+    "params, error, message",
+    [
+        (dict(n_rules=0), ValueError, "'n_rules' parameter of RandomTSClassifier must be an int"),
+        (dict(alpha=-1.0), ValueError, "'alpha' parameter of RandomTSClassifier"),
+        (dict(solver="qr"), ValueError, "'solver' parameter of RandomTSClassifier"),
+        (dict(standardize="yes"), TypeError, "'standardize' parameter of RandomTSClassifier"),
+    ],
+)
+def test_bad_hyperparameters_name_the_classifier(params, error, message):
+    X, y = iris()
+    with pytest.raises(error, match=message):
+        RandomTSClassifier(**params).fit(X, y)
+
+
+def test_parameters_left_at_none_take_the_regressor_defaults():
+    X, y = iris()
+    clf = RandomTSClassifier(random_state=0).fit(X, y)
+    defaults = RandomTSRegressor().get_params()
+    fitted = clf.regressor_.get_params()
+    assert all(fitted[name] == defaults[name] for name in defaults if name != "random_state")
+
+
+def test_same_seed_same_model():
+    X, y = iris()
+    first = RandomTSClassifier(**SMALL, random_state=5).fit(X, y)
+    second = RandomTSClassifier(**SMALL, random_state=5).fit(X, y)
+    assert first.rule_base_ == second.rule_base_
+    assert first.temperature_ == second.temperature_
+
+
+def test_held_out_accuracy_on_iris():
+    X, y = iris()
+    rng = np.random.default_rng(0)
+    order = rng.permutation(y.size)
+    train, test = order[:100], order[100:]
+    clf = RandomTSClassifier(n_rules=20, standardize=True, alpha=1.0, random_state=0)
+    assert clf.fit(X[train], y[train]).score(X[test], y[test]) >= 0.9
