@@ -531,12 +531,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             _restore_attribute(model, name, value)
         model._stream = None
         model._scaling = _fit_scaling(metadata, rule_base.n_features)
-        low_high = [metadata.get(key) for key in ("input_range", "output_range")]
-        try:
-            ranges = np.concatenate([np.asarray(r, dtype=float) for r in low_high])
-            model._ranges = (ranges[:, 0], ranges[:, 1])
-        except (TypeError, ValueError, IndexError):
-            pass  # not recorded: a later partial_fit records them afresh
+        if rule_base.input_range is not None and rule_base.output_range is not None:
+            ranges = np.concatenate([rule_base.input_range, rule_base.output_range])
+            model._ranges = (ranges[:, 0], ranges[:, 1])  # else a partial_fit records them
         model.rule_base_ = rule_base.replace(metadata=metadata)
         return model
 

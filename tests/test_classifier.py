@@ -143,7 +143,7 @@ def test_rules_name_the_classes_and_the_features():
     text = clf.rule_base_.to_text(precision=3)
     assert "\n    score(setosa) = " in text and "THEN\n" in text
     assert "\n    score(versicolor) = " in text and "\n    score(virginica) = " in text
-    assert "IF sepal_length is G(" in text
+    assert "IF sepal_length is about " in text
     assert clf.rule_base_.metadata["classes"] == ["setosa", "versicolor", "virginica"]
     assert clf.rule_base_.metadata["estimator"] == "RandomTSClassifier"
 

@@ -123,7 +123,7 @@ def test_a_pipeline_of_scalers_is_folded_into_one_rule_base(tmp_path, fmt, make,
     scale = np.abs(pipeline[-1].rule_base_.contributions(pipeline[:-1].transform(X_new))).sum(1)
     assert scale.min() > 1e-3  # the rules fire: the test compares numbers that matter
     assert np.max(np.abs(back.predict(X_new) - expected) / scale[:, 0]) <= 1e-12
-    ranges = np.asarray(back.rule_base_.metadata["input_range"])
+    ranges = back.rule_base_.input_range
     np.testing.assert_allclose(ranges, np.column_stack([X.min(0), X.max(0)]), rtol=1e-12)
     # the pruned model refits in the units of the pipeline's estimator
     pruned, reference = (

@@ -34,7 +34,9 @@ def test_lossless_text_is_the_txt_format_and_names_are_quoted_when_needed():
     names = {"input_names": ["x1(k)", "temp (C)", "a*b"], "output_names": ["y=1", "y2"]}
     rule_base = random_model(0, names=names)
     text = rule_base.to_text(lossless=True)
-    assert text == format_rules(rule_base) == randomts.io.dumps(rule_base, "text").rstrip("\n")
+    assert text == format_rules(rule_base)
+    # the file adds the metadata on a comment line after the rules
+    assert randomts.io.dumps(rule_base, "text") == text + '\n# randomts-metadata: {"seed": 0}\n'
     assert '"temp (C)" is G(' in text and '"a*b"' in text and '    "y=1" = ' in text
     assert "x1(k) is G(" in text
     assert parse_rules(text) == rule_base

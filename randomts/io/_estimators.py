@@ -47,6 +47,9 @@ def saved_rule_base(obj):
                 "call fit first."
             )
         return obj._saved_rule_base()
+    rule_base = getattr(obj, "rule_base_", None)
+    if isinstance(rule_base, RuleBase):  # another fitted randomts model: its rules
+        return rule_base
     steps = getattr(obj, "steps", None)
     if isinstance(steps, list) and steps and hasattr(obj, "get_params"):
         return _folded_pipeline(obj, steps)
@@ -99,9 +102,7 @@ def _folded_pipeline(pipeline, steps):
         metadata["input_scale"] = (scale * recorded[1]).tolist()
     elif folded:
         metadata["input_mean"], metadata["input_scale"] = mean.tolist(), scale.tolist()
-    ranges = np.asarray(metadata.get("input_range", []), dtype=float)
-    if ranges.shape == (n_features, 2):
-        metadata["input_range"] = (ranges * scale[:, None] + mean[:, None]).tolist()
+    # in_original_units maps the recorded input ranges too
     return rule_base.in_original_units(mean, scale).replace(
         input_names=input_names, metadata=metadata
     )
