@@ -240,8 +240,8 @@ def test_random_rejects_bad_parameters():
 
 def test_ranges_are_recorded_by_fit_and_kept_by_subset_and_replace():
     rng = np.random.default_rng(0)
-    X = rng.uniform([250.0, -1.0], [350.0, 1.0], size=(80, 2))
-    Y = np.column_stack([X[:, 0] / 100, X[:, 1] ** 2])
+    X = rng.uniform([0.5, -1.0], [1.5, 1.0], size=(80, 2))
+    Y = np.column_stack([X[:, 0] / 10, X[:, 1] ** 2])
     antecedents = RuleBase.random(n_features=2, n_rules=5, random_state=0)
     assert antecedents.input_range is None and antecedents.output_range is None
     fitted = antecedents.fit_consequents(X, Y)
