@@ -13,10 +13,26 @@ RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 """
 
 from .estimator import RandomTSRegressor
-from .exceptions import FormatError
+from .exceptions import (
+    ExtrapolationWarning,
+    FormatError,
+    RandomTSWarning,
+    UnderdeterminedWarning,
+)
 from .io import load, save
 from .rulebase import Rule, RuleBase
 
 __version__ = "0.1.0"
 
-__all__ = ["RandomTSRegressor", "Rule", "RuleBase", "__version__", "FormatError", "load", "save"]
+__all__ = [
+    "ExtrapolationWarning",
+    "FormatError",
+    "RandomTSRegressor",
+    "RandomTSWarning",
+    "Rule",
+    "RuleBase",
+    "UnderdeterminedWarning",
+    "__version__",
+    "load",
+    "save",
+]

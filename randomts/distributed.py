@@ -182,9 +182,9 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(800, 2)); y = X[:, 0] ** 2 - X[:, 1]
-    >>> model = fit_estimator_dask(RandomTSRegressor(n_rules=10, random_state=0),
+    >>> model = fit_estimator_dask(RandomTSRegressor.paper(n_rules=10, random_state=0),
     ...                            da.from_array(X, chunks=(200, 2)), da.from_array(y, chunks=200))
-    >>> whole = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    >>> whole = RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X, y)
     >>> bool(np.allclose(model.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
     True
     """

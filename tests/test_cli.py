@@ -92,7 +92,10 @@ def test_generate_saves_and_random_consequents_are_seeded(tmp_path, capsys):
 def test_fit_saves_a_model_that_predicts_like_the_estimator(tmp_path, capsys, data_csv, model_json):
     header, values = read_csv(data_csv)
     X, Y = values[:, :2], values[:, 2:]
-    model = randomts.RandomTSRegressor(n_rules=12, random_state=3).fit(X, Y)
+    # the settings `randomts fit` passes explicitly (no --standardize, --alpha 0)
+    model = randomts.RandomTSRegressor(
+        n_rules=12, standardize=False, alpha=0.0, random_state=3
+    ).fit(X, Y)
     saved = randomts.load(model_json)
     assert saved.input_names == ("x1", "x2") and saved.output_names == ("y1", "y2")
     assert np.array_equal(saved.predict(X), model.predict(X))
@@ -118,7 +121,9 @@ def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
         tmp_path / "m.txt",
     )
     header, values = read_csv(data_csv)
-    model = randomts.RandomTSRegressor(n_rules=5, order=0, normalize=True, random_state=0)
+    model = randomts.RandomTSRegressor(
+        n_rules=5, order=0, normalize=True, standardize=False, alpha=0.0, random_state=0
+    )
     X = values[:, [0, 1, 3]]  # every column but the target is an input
     rmse = np.sqrt(np.mean((model.fit(X, values[:, 2]).predict(X) - values[:, 2]) ** 2))
     assert code == 0 and f"training RMSE: y1 {rmse:.4g}" in out

@@ -6,6 +6,7 @@ from scipy.linalg import blas, lapack
 from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor, RuleBase, _lapack
+from randomts.exceptions import ExtrapolationWarning
 from randomts.accumulators import fold_rows, fold_threads, update_r
 from randomts.design import design_matrix, design_rows_writer
 from randomts.membership import firing_strengths
@@ -185,7 +186,8 @@ def test_estimator_predict_skips_only_checks_that_cannot_fail():
         assert not model._is_plain_valid_input(bad)
     big = np.full((2, 2), 1e308)  # finite entries whose sum overflows: the full check decides
     assert not model._is_plain_valid_input(big)
-    assert model.predict(big).shape == (2,)
+    with pytest.warns(ExtrapolationWarning, match="2 of 2 rows"):  # where no rule fires
+        assert model.predict(big).shape == (2,)
     with pytest.raises(ValueError, match="Input X contains NaN"):
         model.predict(np.full((2, 2), np.nan))
     with pytest.raises(ValueError, match="X has 1 features, but RandomTSRegressor is expecting 2"):
