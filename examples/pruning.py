@@ -32,12 +32,12 @@ def accuracy_against_k(
     X_test, Y_test = van_der_pol_dataset(n_trajectories=n_trajectories, n_steps=n_steps, seed=1)
     results = {k: [] for k in ks}
     for seed in seeds:
-        full = RandomTSRegressor(n_rules=n_rules, random_state=seed).fit(X, Y).rule_base_
+        full = RandomTSRegressor.paper(n_rules=n_rules, random_state=seed).fit(X, Y).rule_base_
         rng = np.random.default_rng(seed)
         for k in ks:
             pruned = full.prune(k, X, Y)
             baseline = full.subset(rng.choice(n_rules, size=k, replace=False)).fit_consequents(X, Y)
-            fresh = RandomTSRegressor(n_rules=k, random_state=seed).fit(X, Y).rule_base_
+            fresh = RandomTSRegressor.paper(n_rules=k, random_state=seed).fit(X, Y).rule_base_
             results[k].append(
                 [
                     mse(pruned, X_test, Y_test),

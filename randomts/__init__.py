@@ -14,7 +14,14 @@ RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 
 from .classifier import RandomTSClassifier
 from .estimator import RandomTSRegressor
-from .exceptions import FormatError
+from .exceptions import (
+    ExtrapolationWarning,
+    FormatError,
+    NoRuleFiredWarning,
+    RandomTSWarning,
+    UndefinedDegreeWarning,
+    UnderdeterminedWarning,
+)
 from .fuzzy_system import FuzzySystem
 from .io import load, save
 from .rulebase import Rule, RuleBase
@@ -22,13 +29,18 @@ from .rulebase import Rule, RuleBase
 __version__ = "0.1.0"
 
 __all__ = [
+    "ExtrapolationWarning",
+    "FormatError",
     "FuzzySystem",
+    "NoRuleFiredWarning",
     "RandomTSClassifier",
     "RandomTSRegressor",
+    "RandomTSWarning",
     "Rule",
     "RuleBase",
+    "UndefinedDegreeWarning",
+    "UnderdeterminedWarning",
     "__version__",
-    "FormatError",
     "load",
     "save",
 ]

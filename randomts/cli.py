@@ -207,6 +207,18 @@ def _load(path, format=None, *, keep_names=False):
     return model
 
 
+def _alpha(text):
+    if text == "auto":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0.0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected 'auto' or a number >= 0, got {text!r}")
+    return value
+
+
 def _cv_folds(text):
     try:
         value = int(text)
@@ -278,10 +290,17 @@ def _add_fit(commands):
     )
     cmd.add_argument(
         "--standardize",
-        action="store_true",
-        help="draw the rules on standardised inputs (the saved model is in the data's units)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="draw the rules on standardised inputs, the saved model in the data's units "
+        "(default; --no-standardize draws them on the raw inputs)",
     )
-    cmd.add_argument("--alpha", type=float, default=0.0, help="ridge penalty (default 0)")
+    cmd.add_argument(
+        "--alpha",
+        type=_alpha,
+        default="auto",
+        help="ridge penalty, a number >= 0 or 'auto' (default: chosen by leave-one-out error)",
+    )
     cmd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     cmd.add_argument(
         "--cv",

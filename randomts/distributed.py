@@ -182,9 +182,9 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(800, 2)); y = X[:, 0] ** 2 - X[:, 1]
-    >>> model = fit_estimator_dask(RandomTSRegressor(n_rules=10, random_state=0),
+    >>> model = fit_estimator_dask(RandomTSRegressor.paper(n_rules=10, random_state=0),
     ...                            da.from_array(X, chunks=(200, 2)), da.from_array(y, chunks=200))
-    >>> whole = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    >>> whole = RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X, y)
     >>> bool(np.allclose(model.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
     True
     """
@@ -194,12 +194,17 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     if not isinstance(estimator, RandomTSRegressor):
         raise TypeError(f"estimator must be a RandomTSRegressor; got {type(estimator).__name__}.")
     estimator._validate_hyperparameters()
-    if estimator.standardize or estimator.centers == "data":
+    if (
+        estimator.standardize
+        or estimator.centers not in ("normal", "uniform")
+        or isinstance(estimator.alpha, str)
+    ):
         raise ValueError(
-            "fit_estimator_dask supports standardize=False and centers in {'normal', 'uniform'}; "
-            f"got standardize={estimator.standardize!r}, centers={estimator.centers!r}. "
-            "Standardise the dask array first, or draw the antecedents yourself and call "
-            "fit_consequents_dask."
+            "fit_estimator_dask supports standardize=False, centers in {'normal', 'uniform'} and "
+            f"a fixed alpha (as RandomTSRegressor.paper() has); got standardize="
+            f"{estimator.standardize!r}, centers={estimator.centers!r}, alpha={estimator.alpha!r}. "
+            "Standardise the dask array first and give a fixed alpha, or draw the antecedents "
+            "yourself and call fit_consequents_dask."
         )
     X = _as_row_chunked(da, X, "X")
     y = _as_row_chunked(da, y, "y")

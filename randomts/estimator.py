@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._threads import effective_n_jobs
 from ._validation import check_int, check_int_option, check_option, check_pair, check_real
+from .design import split_coefficients
+from .exceptions import ExtrapolationWarning, UnderdeterminedWarning
+from .model_selection import _ridge_loo
 from .rulebase import RuleBase
-from .sampling import PAPER_CENTER_SCALE, check_random_state
+from .sampling import (
+    PAPER_CENTER_SCALE,
+    check_random_state,
+    default_width_range,
+    sample_rows,
+    sample_widths,
+    widths_to_sigmas,
+)
 from .solvers import SOLVERS
 from .streaming import ConsequentStream
 
 __all__ = ["RandomTSRegressor"]
 
-_CENTERS = ("normal", "uniform", "data")
+_CENTERS = ("samples", "normal", "uniform", "data")
+# predict warns about rows whose strongest rule fires below this fraction of the weakest
+# strongest-rule firing seen on a training row
+_EXTRAPOLATION_FACTOR = 1e-3
+# rows of training data whose firing is measured at once in fit (bounds the work array)
+_FIRING_ROWS = 1 << 14
 
 
 def _library_version():
@@ -27,10 +44,28 @@ def _library_version():
 class RandomTSRegressor(RegressorMixin, BaseEstimator):
     """Takagi-Sugeno regressor with random rules: the Shuffled Linear Model.
 
-    ``fit`` draws ``n_rules`` Gaussian antecedents independently of the data
-    (centres ``a_i ~ N(0, center_scale**2)``, widths ``b_i ~ U(width_range)``,
-    the paper's defaults), then fits every rule's consequent by one
-    least-squares solve of the block system ``K Gamma = Y``.
+    ``fit`` draws ``n_rules`` Gaussian antecedents, then fits every rule's
+    consequent by one least-squares solve of the block system ``K Gamma = Y``.
+
+    The defaults work on raw data of any scale and dimension:
+
+    * the inputs are standardised (``standardize=True``) and the rule base is
+      expressed back in the data's own units, so shifting or rescaling an
+      input changes nothing but the units of the rules;
+    * the centres are training rows drawn at random (``centers="samples"``),
+      so they cover the data;
+    * the widths ``b_i ~ U(0, 1 / (2 n_features)]`` (in
+      ``exp(-b_i ||u - a_i||^2)``, ``u`` standardised) scale with the number
+      of inputs: two rows of standardised data are ``2 n_features`` apart in
+      squared distance on average, so every rule fires on a typical row, from
+      nearly flat rules to rules about one typical distance wide;
+    * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
+      over a grid (see :func:`randomts.model_selection.ridge_loo`), shrinking
+      the consequents toward the rule base that reproduces the mean of the
+      targets; this costs about one least-squares fit.
+
+    The paper's exact setting (centres ``N(0, 2 I)``, widths ``U(0, 1)`` on
+    the raw inputs, no penalty) is :meth:`paper`.
 
     Parameters
     ----------
@@ -43,28 +78,42 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         False: output is the weighted **sum** of consequents (the paper).
         True: the weighted **average** (classic Takagi-Sugeno).
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        Solver for a fixed ``alpha`` (unused with ``alpha="auto"``).
         ``"lstsq"``: exact minimum-norm least squares (Householder QR of
         ``[K Y]``, then LAPACK ``gelsy`` on the triangle, or a triangular
         solve where it is surely of full rank). ``"pinv"``: the paper's
         Moore-Penrose pseudo-inverse with MATLAB's tolerance. ``"cholesky"``:
         ridge normal equations, the fastest; use with ``alpha > 0``. See
         :mod:`randomts.solvers`.
-    alpha : float, default=0.0
-        Ridge penalty on all consequent parameters (``>= 0``).
-    standardize : bool, default=False
+    alpha : "auto" or float, default="auto"
+        Ridge penalty on the consequent parameters (of the standardised
+        problem when ``standardize=True``). ``"auto"``: the value of least
+        leave-one-out error on a grid of 25 values, half a decade apart, from
+        ``1e-10`` to ``1e2`` times the mean squared column norm of ``K``,
+        with the consequents shrunk toward the rule base that best reproduces
+        the targets' mean (one eigendecomposition of ``K^T K``, or of ``K K^T``
+        when there are more unknowns than rows). A float ``>= 0``: that
+        penalty, shrinking toward zero, solved by ``solver``; with ``0`` and
+        at least as many unknowns as rows, ``fit`` warns
+        (:class:`~randomts.exceptions.UnderdeterminedWarning`).
+    standardize : bool, default=True
         Draw the antecedents and fit on per-feature standardised inputs
         (zero mean, unit variance), then express the rule base back in the
         data's own units (an exactly equivalent model).
-    centers : {"normal", "uniform", "data"}, default="normal"
-        Centre distribution: ``"normal"`` with ``center_scale``; ``"uniform"``
-        over ``center_bounds``; ``"data"`` uniform over the training inputs'
-        bounding box (after standardisation, if any).
+    centers : {"samples", "normal", "uniform", "data"}, default="samples"
+        Centre distribution: ``"samples"``, distinct training rows drawn at
+        random (after standardisation, if any); ``"normal"`` with
+        ``center_scale``; ``"uniform"`` over ``center_bounds``; ``"data"``
+        uniform over the training inputs' bounding box.
     center_scale : float, default=sqrt(2)
         Standard deviation of the normal centre distribution (the paper: variance 2).
     center_bounds : (float, float), optional
         Box for ``centers="uniform"``.
-    width_range : (float, float), default=(0.0, 1.0)
+    width_range : (float, float), optional
         ``b_i ~ U(low, high]``; sigma of the Gaussian sets is ``1/sqrt(2 b_i)``.
+        By default ``(0, 1 / (2 n_features))`` for the weighted sum (see above)
+        and ``(0, 8 / n_features)`` for the weighted average, whose rules must
+        be local (wide rules average to a constant); the paper's is ``(0, 1)``.
     random_state : int, RandomState instance or None, default=None
         Seed of the antecedents. The same seed gives the same model, bit for bit.
     n_jobs : int, default=None
@@ -78,6 +127,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     ----------
     rule_base_ : RuleBase
         The fitted rule base, in the data's own units.
+    alpha_ : float
+        The ridge penalty used (chosen, with ``alpha="auto"``).
     n_features_in_ : int
         Number of inputs seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -85,9 +136,19 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     n_outputs_ : int
         Number of outputs.
 
+    Warns
+    -----
+    UnderdeterminedWarning
+        From ``fit``, with ``alpha=0`` and at least as many unknowns as rows.
+    ExtrapolationWarning
+        From ``predict``, for rows where no rule fires: the strongest rule
+        fires below ``1e-3`` times the weakest strongest-rule firing of the
+        training rows.
+
     See Also
     --------
     RuleBase : the model the estimator fits.
+    randomts.model_selection.ridge_loo : the choice of ``alpha``.
 
     Examples
     --------
@@ -99,8 +160,14 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     >>> model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
     >>> model.score(X, y) > 0.999
     True
-    >>> len(model.rule_base_)
-    20
+    >>> len(model.rule_base_), model.alpha_ > 0
+    (20, True)
+
+    Inputs far from the origin, in any units, give the same model:
+
+    >>> moved = RandomTSRegressor(n_rules=20, random_state=0).fit(1000 * X + 300, y)
+    >>> bool(np.allclose(moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6))
+    True
     """
 
     def __init__(
@@ -110,12 +177,12 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         order=1,
         normalize=False,
         solver="lstsq",
-        alpha=0.0,
-        standardize=False,
-        centers="normal",
+        alpha="auto",
+        standardize=True,
+        centers="samples",
         center_scale=PAPER_CENTER_SCALE,
         center_bounds=None,
-        width_range=(0.0, 1.0),
+        width_range=None,
         random_state=None,
         n_jobs=None,
     ):
@@ -132,10 +199,47 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    @classmethod
+    def paper(cls, n_rules=100, **params):
+        """The paper's setting: raw inputs, centres ``N(0, 2 I)``, widths ``U(0, 1)``, no penalty.
+
+        Parameters
+        ----------
+        n_rules : int, default=100
+            Number of rules.
+        **params
+            Any other parameter of the estimator (``order``, ``normalize``,
+            ``solver``, ``random_state``, ...), also overriding the paper's.
+
+        Returns
+        -------
+        RandomTSRegressor
+            Unfitted, with ``standardize=False``, ``centers="normal"``,
+            ``center_scale=sqrt(2)``, ``width_range=(0, 1)`` and ``alpha=0``.
+
+        Examples
+        --------
+        >>> model = RandomTSRegressor.paper(n_rules=30, random_state=0)
+        >>> model.standardize, model.centers, model.width_range, model.alpha
+        (False, 'normal', (0.0, 1.0), 0.0)
+        """
+        settings = {
+            "standardize": False,
+            "centers": "normal",
+            "center_scale": PAPER_CENTER_SCALE,
+            "width_range": (0.0, 1.0),
+            "alpha": 0.0,
+        }
+        settings.update(params)
+        return cls(n_rules, **settings)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
         tags.target_tags.single_output = True
+        # a few dozen constant rules (an RBF network) follow a trend in many inputs only
+        # coarsely: no training score to promise on arbitrary data
+        tags.regressor_tags.poor_score = self.order == 0 and self.n_rules < 50
         return tags
 
     def _validate_hyperparameters(self):
@@ -149,7 +253,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                     f"Got {getattr(self, flag)!r} instead."
                 )
         check_option(self.solver, "solver", SOLVERS, owner=owner)
-        check_real(self.alpha, "alpha", low=0.0, owner=owner)
+        if not (isinstance(self.alpha, str) and self.alpha == "auto"):
+            if isinstance(self.alpha, str):
+                raise ValueError(
+                    f"The 'alpha' parameter of {owner} must be 'auto' or a float >= 0. "
+                    f"Got {self.alpha!r} instead."
+                )
+            check_real(self.alpha, "alpha", low=0.0, owner=owner)
         check_option(self.centers, "centers", _CENTERS, owner=owner)
         check_real(self.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
         if self.centers == "uniform":
@@ -159,7 +269,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                     "give a pair (low, high)."
                 )
             check_pair(self.center_bounds, "center_bounds", owner=owner)
-        check_pair(self.width_range, "width_range", low=0.0, owner=owner)
+        if self.width_range is not None:
+            check_pair(self.width_range, "width_range", low=0.0, owner=owner)
         effective_n_jobs(self.n_jobs, owner=owner)
 
     def fit(self, X, y):
@@ -182,14 +293,67 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
         U, antecedents = self._draw_antecedents(X, Y, output_names)
-        rule_base = antecedents.fit_consequents(
-            U, Y, order=self.order, solver=self.solver, alpha=self.alpha, n_jobs=self.n_jobs
-        )
+        if self._auto_alpha():
+            selection, _ = _ridge_loo(
+                lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
+                U.shape[0],
+                self._n_unknowns(antecedents),
+                Y,
+                None,
+                True,
+            )
+            coef, intercept = split_coefficients(
+                selection.coefficients,
+                antecedents.n_rules,
+                antecedents.n_features,
+                order=self.order,
+            )
+            rule_base = antecedents.replace(coef=coef, intercept=intercept)
+            self.alpha_ = selection.alpha
+        else:
+            self._warn_if_underdetermined(antecedents, U.shape[0])
+            rule_base = antecedents.fit_consequents(
+                U, Y, order=self.order, solver=self.solver, alpha=self.alpha, n_jobs=self.n_jobs
+            )
+            self.alpha_ = float(self.alpha)
         self._stream = None
         self._y_ndim = y.ndim
         self._record_ranges(X, Y, reset=True)
+        self._record_firing(antecedents, U, reset=True)
         self._set_rule_base(rule_base, X.shape[0])
         return self
+
+    def _auto_alpha(self):
+        return isinstance(self.alpha, str)
+
+    def _n_unknowns(self, antecedents):
+        """Columns of ``K``: the unknowns of each output's least-squares problem."""
+        return antecedents.n_rules * (antecedents.n_features + 1 if self.order == 1 else 1)
+
+    def _warn_if_underdetermined(self, antecedents, n_samples):
+        n_unknowns = self._n_unknowns(antecedents)
+        if float(self.alpha) == 0.0 and n_unknowns >= n_samples:
+            warnings.warn(
+                f"{type(self).__name__} fits {n_unknowns} unknowns per output "
+                f"({antecedents.n_rules} rules) to {n_samples} rows with alpha=0: the "
+                "consequents interpolate the training targets, noise included, and predict "
+                "poorly between them. Use "
+                "alpha='auto' (or alpha > 0), fewer rules or more rows.",
+                UnderdeterminedWarning,
+                stacklevel=3,
+            )
+
+    def _record_firing(self, antecedents, U, *, reset):
+        """Keep the least over the training rows of the log firing of each row's strongest rule."""
+        weakest = np.inf
+        for start in range(0, U.shape[0], _FIRING_ROWS):
+            strongest = antecedents.log_firing_strengths(U[start : start + _FIRING_ROWS]).max(
+                axis=1
+            )
+            weakest = min(weakest, float(strongest.min()))
+        if not reset:
+            weakest = min(weakest, self._weakest_log_firing)
+        self._weakest_log_firing = weakest
 
     def partial_fit(self, X, y):
         """Fit on one more chunk of rows: the same model as one ``fit`` on all the chunks.
@@ -202,7 +366,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         for ``"lstsq"``/``"pinv"``, its Gram matrix for ``"cholesky"``; see
         :mod:`randomts.streaming`) and re-solves the consequents, which costs
         ``O(q^3)`` with ``q = n_rules * (n_features + 1) + n_outputs``. The
-        solver is fixed at the first call; ``alpha`` is read at every call.
+        solver is fixed at the first call; a float ``alpha`` is read at every
+        call. With ``alpha="auto"`` the first chunk fixes the penalty and the
+        prior (the leave-one-out choice of :meth:`fit` on that chunk) and the
+        stream fits the rest. The model equals one ``fit`` on all the chunks
+        when nothing is taken from the first chunk: a float ``alpha``,
+        ``standardize=False`` and centres ``"normal"`` or ``"uniform"``, as in
+        :meth:`paper`.
 
         Parameters
         ----------
@@ -220,16 +390,17 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         >>> import numpy as np
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(600, 2)); y = np.sin(X[:, 0]) * X[:, 1]
-        >>> streamed = RandomTSRegressor(n_rules=20, random_state=0)
+        >>> streamed = RandomTSRegressor.paper(n_rules=20, random_state=0)
         >>> for rows in np.array_split(np.arange(600), 5):
         ...     _ = streamed.partial_fit(X[rows], y[rows])
-        >>> whole = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
+        >>> whole = RandomTSRegressor.paper(n_rules=20, random_state=0).fit(X, y)
         >>> bool(np.allclose(streamed.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
         True
         """
         first = getattr(self, "_stream", None) is None
         if first:
             self._validate_hyperparameters()
+
         output_names = _output_names(y) if first else None
         X, y = validate_data(
             self, X, y, reset=first, multi_output=True, y_numeric=True, dtype=np.float64
@@ -241,6 +412,23 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 antecedents, Y.shape[1], order=self.order, solver=self.solver, n_jobs=self.n_jobs
             )
             self._y_ndim = y.ndim
+            self._stream_prior = None
+            if self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
+                selection, prior = _ridge_loo(
+                    lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
+                    U.shape[0],
+                    self._n_unknowns(antecedents),
+                    Y,
+                    None,
+                    True,
+                )
+                coef, intercept = split_coefficients(
+                    prior, antecedents.n_rules, antecedents.n_features, order=self.order
+                )
+                self._stream_prior = (
+                    antecedents.replace(coef=coef, intercept=intercept),
+                    selection.alpha,
+                )
         else:
             if Y.shape[1] != self.n_outputs_:
                 raise ValueError(
@@ -248,10 +436,28 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                     f"{self.n_outputs_} outputs as in the first partial_fit call."
                 )
             U = X if self._scaling is None else (X - self._scaling[0]) / self._scaling[1]
-        self._stream.update(U, Y)
+        prior = self._stream_prior
+        if prior is None:
+            if self._auto_alpha():
+                raise ValueError(
+                    f"The 'alpha' parameter of {type(self).__name__} was a float at the first "
+                    "partial_fit call and can change only to another float. Got 'auto' instead."
+                )
+            alpha = check_real(self.alpha, "alpha", low=0.0, owner=type(self).__name__)
+            self._stream.update(U, Y)
+        else:  # fit the rest, Y - prior(U), shrunk toward zero: the prior plus that
+            alpha = prior[1]
+            self._stream.update(U, Y - prior[0]._predict(U))
         self._record_ranges(X, Y, reset=first)
-        alpha = check_real(self.alpha, "alpha", low=0.0, owner=type(self).__name__)
-        self._set_rule_base(self._stream.rule_base(alpha), self._stream.n_samples)
+        self._record_firing(self._stream.antecedents, U, reset=first)
+        self.alpha_ = alpha
+        rule_base = self._stream.rule_base(alpha)
+        if prior is not None:
+            rule_base = rule_base.replace(
+                coef=rule_base.coef + prior[0].coef,
+                intercept=rule_base.intercept + prior[0].intercept,
+            )
+        self._set_rule_base(rule_base, self._stream.n_samples)
         return self
 
     def _draw_antecedents(self, X, Y, output_names):
@@ -282,19 +488,36 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         )
         if output_names is not None and len(output_names) != self.n_outputs_:
             output_names = None
-        antecedents = RuleBase.random(
-            n_features,
-            self.n_outputs_,
-            self.n_rules,
-            centers=center_kind,
-            center_scale=self.center_scale,
-            center_bounds=bounds,
-            width_range=self.width_range,
-            normalize=self.normalize,
-            input_names=input_names,
-            output_names=output_names,
-            random_state=rng,
-        )
+        width_range = self.width_range
+        if width_range is None:
+            width_range = default_width_range(n_features, normalize=self.normalize)
+        if self.centers == "samples":  # centres first, then widths, from one generator
+            centers = sample_rows(self.n_rules, U, random_state=rng)
+            b = sample_widths(
+                self.n_rules, low=width_range[0], high=width_range[1], random_state=rng
+            )
+            antecedents = RuleBase(
+                centers,
+                widths_to_sigmas(b, n_features),
+                n_outputs=self.n_outputs_,
+                normalize=self.normalize,
+                input_names=input_names,
+                output_names=output_names,
+            )
+        else:
+            antecedents = RuleBase.random(
+                n_features,
+                self.n_outputs_,
+                self.n_rules,
+                centers=center_kind,
+                center_scale=self.center_scale,
+                center_bounds=bounds,
+                width_range=width_range,
+                normalize=self.normalize,
+                input_names=input_names,
+                output_names=output_names,
+                random_state=rng,
+            )
         return U, antecedents
 
     def _record_ranges(self, X, Y, *, reset):
@@ -349,8 +572,44 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         check_is_fitted(self, "rule_base_")
         if not self._is_plain_valid_input(X):
             X = validate_data(self, X, reset=False, dtype=np.float64)
+        self._warn_if_extrapolating(X)
         Y = self.rule_base_._predict(X, n_jobs=self.n_jobs)
         return Y[:, 0] if self._y_ndim == 1 else Y
+
+    def _warn_if_extrapolating(self, X):
+        """Warn about rows where no rule fires, in about ``O(n_samples * n_features)``.
+
+        Only rows outside the box of the training inputs are examined (inside it
+        the training rows' coverage is the reference); for them, the firing of
+        the strongest rule is compared with ``1e-3`` times the weakest such
+        firing over the training rows.
+        """
+        weakest = getattr(self, "_weakest_log_firing", None)
+        if weakest is None:
+            return
+        n_features = X.shape[1]
+        low, high = self._ranges[0][:n_features], self._ranges[1][:n_features]
+        outside = np.flatnonzero(((X < low) | (X > high)).any(axis=1))
+        if outside.size == 0:
+            return
+        threshold = weakest + np.log(_EXTRAPOLATION_FACTOR)
+        strongest = self.rule_base_.log_firing_strengths(X[outside]).max(axis=1)
+        count = int(np.count_nonzero(strongest < threshold))
+        if count:
+            fate = (
+                "the weighted average follows the nearest rule's linear model however far away"
+                if self.rule_base_.normalize
+                else "the weighted sum decays to 0"
+            )
+            warnings.warn(
+                f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to predict "
+                "lie where no rule fires: their strongest rule fires below "
+                f"{np.exp(threshold):.3g}, {_EXTRAPOLATION_FACTOR:g} times the weakest firing of a "
+                f"training row's strongest rule ({np.exp(weakest):.3g}). Their predictions are "
+                f"extrapolations ({fate}).",
+                ExtrapolationWarning,
+                stacklevel=3,
+            )
 
     def _is_plain_valid_input(self, X):
         """True if ``validate_data(self, X, reset=False)`` would return ``X`` itself, unchanged.

@@ -1,8 +1,21 @@
-"""Exceptions of randomts beyond the built-in ``ValueError`` and ``TypeError``."""
+"""Exceptions and warnings of randomts beyond the built-in ``ValueError`` and ``TypeError``.
+
+The warnings all derive from :class:`RandomTSWarning` (a ``UserWarning``), so
+one filter silences or escalates them all::
+
+    warnings.simplefilter("error", randomts.exceptions.RandomTSWarning)
+"""
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "NoRuleFiredWarning", "UndefinedDegreeWarning"]
+__all__ = [
+    "ExtrapolationWarning",
+    "FormatError",
+    "NoRuleFiredWarning",
+    "RandomTSWarning",
+    "UndefinedDegreeWarning",
+    "UnderdeterminedWarning",
+]
 
 _SHOWN = 80  # characters of the offending text quoted in a message
 
@@ -69,7 +82,64 @@ class FormatError(ValueError):
         return FormatError(self.problem, line=self.line, text=self.text, source=source)
 
 
-class NoRuleFiredWarning(UserWarning):
+class RandomTSWarning(UserWarning):
+    """Base class of the warnings randomts gives about results that are probably wrong.
+
+    Examples
+    --------
+    >>> issubclass(UnderdeterminedWarning, RandomTSWarning)
+    True
+    >>> issubclass(RandomTSWarning, UserWarning)
+    True
+    """
+
+
+class UnderdeterminedWarning(RandomTSWarning):
+    """A fit without regularisation has at least as many unknowns as rows.
+
+    The consequents then interpolate the training targets, noise included:
+    training error near zero, large coefficients of opposite signs that cancel,
+    poor predictions between the rows. Give ``alpha="auto"`` (or a positive
+    ``alpha``), fewer rules, or more rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> X = np.linspace(0, 1, 20).reshape(-1, 1)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = RandomTSRegressor(n_rules=10, alpha=0.0, random_state=0).fit(X, X[:, 0])
+    >>> [w.category.__name__ for w in caught]
+    ['UnderdeterminedWarning']
+    """
+
+
+class ExtrapolationWarning(RandomTSWarning):
+    """Inputs given to ``predict`` lie where no rule fires.
+
+    There a Takagi-Sugeno model has nothing learnt to say: the weighted sum
+    decays to 0 and the weighted average follows the nearest rule's linear
+    model however far away it is. The message gives the fraction of such rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2))
+    >>> model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, X[:, 0] * X[:, 1])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = model.predict([[0.5, 0.5], [60.0, -60.0]])
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    1 of 2 rows (50%) given to predict lie where no rule fires...
+    """
+
+
+class NoRuleFiredWarning(RandomTSWarning):
     """No rule fired at some inputs of a weighted-average output, whose value is then NaN.
 
     A weighted average divides by the sum of the rules' degrees; where every
@@ -92,7 +162,7 @@ class NoRuleFiredWarning(UserWarning):
     """
 
 
-class UndefinedDegreeWarning(UserWarning):
+class UndefinedDegreeWarning(RandomTSWarning):
     """A hedge met a degree outside its domain [0, 1], and the conclusion was dropped.
 
     Hedges such as ``seldom`` or ``somewhat`` are defined on [0, 1]; degrees

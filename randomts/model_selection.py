@@ -16,6 +16,17 @@ the columns of ``K`` for the first ``h`` rules are the leading columns of the
 whole ``K``, so one accumulated factor of ``[K Y]`` serves every ``h``: its
 leading block is the factor of the smaller problem. Both return the curve
 they used.
+
+:func:`ridge_loo` is what :class:`~randomts.RandomTSRegressor` does at its
+default ``alpha="auto"``, the way scikit-learn's ``RidgeCV`` does it: one
+eigendecomposition, of ``K^T K`` (``n_columns x n_columns``) when there are at
+least as many rows as unknowns, else of ``K K^T`` (``n_samples x
+n_samples``, the row space), gives the exact leave-one-out error of every
+``alpha`` of a grid and the coefficients at the best one. It can shrink the
+consequents toward the rule base that best reproduces the mean of the
+targets instead of toward zero (a weighted sum of rules has no constant term
+of its own), so that the penalty acts on the variation of the targets, not on
+their offset.
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ __all__ = [
     "AlphaSelection",
     "RulesSelection",
     "ridge_alpha_curve",
+    "ridge_loo",
     "select_alpha",
     "select_n_rules",
 ]
@@ -160,6 +172,147 @@ def ridge_alpha_curve(K, Y, alphas=None, *, criterion="loo"):
     best = int(np.argmin(errors))
     gamma = Vt.T @ (inverse[:, best, None] * d)
     return AlphaSelection(float(alphas[best]), alphas, errors, criterion, gamma)
+
+
+#: Default grid of :func:`ridge_loo`, in units of the mean eigenvalue of ``K^T K``
+#: (the mean squared column norm of ``K``): half decades from nearly no penalty to
+#: a penalty that shrinks every consequent to the prior.
+RELATIVE_ALPHAS = np.logspace(-10.0, 2.0, 25)
+# Rows of K formed at once by ridge_loo's passes over the data (2^22 entries, 32 MiB).
+_BLOCK_ELEMENTS = 1 << 22
+
+
+def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
+    """Exact leave-one-out ridge over a grid, from one eigendecomposition.
+
+    Minimises ``||Y - K Gamma||^2 + alpha ||Gamma - Gamma_0||^2`` for every
+    ``alpha`` of the grid and keeps the one of least leave-one-out (LOO)
+    error, computed in closed form from the leverages as in scikit-learn's
+    ``RidgeCV`` (``gcv_mode="eigen"``): with ``K^T K = V diag(l) V^T`` (or
+    ``K K^T`` when ``K`` has more columns than rows) and ``P = K V``, the
+    fitted values are ``P a(alpha)`` and the leverages
+    ``h_j = sum_k P_jk^2 / (l_k + alpha)``; the LOO residual of row ``j`` is
+    ``(y_j - y_hat_j) / (1 - h_j)``. The cost is one pass forming ``K^T K``,
+    the eigendecomposition, and one pass forming ``P``: about one
+    least-squares fit.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n_samples, n_columns)
+        Design matrix.
+    Y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
+        Targets.
+    alphas : array-like of float > 0, optional
+        The grid. By default :data:`RELATIVE_ALPHAS` times the mean
+        eigenvalue of ``K^T K`` (25 values, half a decade apart, from
+        ``1e-10`` to ``1e2`` of it), which makes the choice independent of the
+        scale of ``K``.
+    toward_mean : bool, default=True
+        Shrink toward ``Gamma_0``, the (nearly unpenalised) coefficients that
+        best reproduce the mean of each output, instead of toward zero.
+
+    Returns
+    -------
+    AlphaSelection
+        ``criterion="loo"``; ``errors`` are LOO mean squared errors averaged
+        over outputs (one ``alpha`` for all outputs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> K = rng.normal(size=(60, 8)); y = K @ rng.normal(size=8) + 0.1 * rng.normal(size=60)
+    >>> sel = ridge_loo(K, y, [1e-3, 1e-1, 10.0, 1e3], toward_mean=False)
+    >>> # the closed form equals refitting without each row in turn
+    >>> def ridge(K, y, alpha):
+    ...     return np.linalg.solve(K.T @ K + alpha * np.eye(K.shape[1]), K.T @ y)
+    >>> loo = [np.mean([(y[j] - K[j] @ ridge(np.delete(K, j, 0), np.delete(y, j), a)) ** 2
+    ...                 for j in range(60)]) for a in sel.alphas]
+    >>> bool(np.allclose(sel.errors, loo, rtol=1e-8))
+    True
+    >>> bool(np.allclose(sel.coefficients[:, 0], ridge(K, y, sel.alpha), rtol=1e-8))
+    True
+    """
+    K = check_matrix(K, "K", column_label="columns")
+    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+    if Y.shape[0] != K.shape[0]:
+        raise ValueError(
+            f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
+        )
+    if alphas is not None:
+        alphas = _check_alphas(alphas)
+    selection, _ = _ridge_loo(
+        lambda start, stop: K[start:stop], K.shape[0], K.shape[1], Y, alphas, toward_mean
+    )
+    return selection
+
+
+def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean):
+    """:func:`ridge_loo` on a design matrix given by blocks: ``rows(start, stop) = K[start:stop]``.
+
+    With at least as many rows as columns, ``K`` is formed a block at a time
+    (twice: for ``K^T K`` and for ``P = K V``), never whole. Returns the
+    :class:`AlphaSelection` and the prior ``Gamma_0`` (zeros unless ``toward_mean``).
+    """
+    eps = np.finfo(float).eps
+    n_outputs = Y.shape[1]
+    ones = np.ones(n_samples)
+    step = max(1, _BLOCK_ELEMENTS // max(n_columns, 1))
+    blocks = [(start, min(start + step, n_samples)) for start in range(0, n_samples, step)]
+    if n_columns > n_samples:  # the row space: K K^T, n_samples x n_samples
+        K = rows(0, n_samples)
+        eigenvalues, U = scipy.linalg.eigh(K @ K.T, check_finite=False, driver="evd")
+        total = float(np.sum(np.clip(eigenvalues, 0.0, None)))
+        keep = eigenvalues > max(n_samples, n_columns) * eps * max(eigenvalues.max(), 0.0)
+        eigenvalues, U = eigenvalues[keep], U[:, keep]
+        root = np.sqrt(eigenvalues)
+        P = U * root  # = K V
+        V = (K.T @ U) / root
+        z_y, z_1 = P.T @ Y, P.T @ ones
+    else:  # the column space: K^T K, accumulated by blocks of rows
+        gram = np.zeros((n_columns, n_columns))
+        KtY = np.zeros((n_columns, n_outputs))
+        Kt1 = np.zeros(n_columns)
+        for start, stop in blocks:
+            Kb = rows(start, stop)
+            gram += Kb.T @ Kb
+            KtY += Kb.T @ Y[start:stop]
+            Kt1 += Kb.sum(axis=0)
+        eigenvalues, V = scipy.linalg.eigh(gram, check_finite=False, driver="evd")
+        total = float(np.trace(gram))
+        keep = eigenvalues > max(n_samples, n_columns) * eps * max(eigenvalues.max(), 0.0)
+        eigenvalues, V = eigenvalues[keep], V[:, keep]
+        z_y, z_1 = V.T @ KtY, V.T @ Kt1
+        P = None
+    scale = total / n_columns if total > 0 else 1.0
+    if alphas is None:
+        alphas = scale * RELATIVE_ALPHAS
+    # the prior Gamma_0 = V a_0: the constant 1 fitted with a penalty of 1e-10 of the scale,
+    # times the mean of each output; then the ridge fits the rest, Y - K Gamma_0
+    if toward_mean:
+        a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), Y.mean(axis=0))
+    else:
+        a_0 = np.zeros((eigenvalues.size, n_outputs))
+    z_rest = z_y - eigenvalues[:, None] * a_0
+    inverse = 1.0 / (eigenvalues[:, None] + alphas[None, :])  # (rank, n_alphas)
+    # coordinates of Gamma(alpha) in V, for all alphas side by side: (rank, n_alphas * n_outputs)
+    coordinates = (a_0[:, None, :] + inverse[:, :, None] * z_rest[:, None, :]).reshape(
+        eigenvalues.size, -1
+    )
+    squared = np.zeros(alphas.size)
+    for start, stop in blocks:
+        Pb = P[start:stop] if P is not None else rows(start, stop) @ V
+        fitted = (Pb @ coordinates).reshape(stop - start, alphas.size, n_outputs)
+        leverage = (Pb * Pb) @ inverse
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loo = (Y[start:stop, None, :] - fitted) / (1.0 - leverage)[:, :, None]
+            squared += np.sum(loo * loo, axis=(0, 2))
+    errors = squared / (n_samples * n_outputs)
+    errors[~np.isfinite(errors)] = np.inf
+    best = int(np.argmin(errors))
+    gamma = V @ coordinates.reshape(eigenvalues.size, alphas.size, n_outputs)[:, best, :]
+    selection = AlphaSelection(float(alphas[best]), alphas, errors, "loo", gamma)
+    return selection, V @ a_0
 
 
 def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):

@@ -17,7 +17,9 @@ __all__ = [
     "PAPER_CENTER_SCALE",
     "check_random_state",
     "sample_centers",
+    "sample_rows",
     "sample_widths",
+    "default_width_range",
     "widths_to_sigmas",
     "sigmas_to_widths",
 ]
@@ -125,6 +127,77 @@ def sample_centers(
             f"Got low={low.tolist()}, high={high.tolist()}."
         )
     return rng.uniform(low, high, size=size)
+
+
+def sample_rows(n_rules, X, *, random_state=None):
+    """Rule centres drawn from the rows of ``X``: centres that cover the data.
+
+    Distinct rows are drawn uniformly without replacement while there are at
+    least ``n_rules`` rows; with fewer rows every row is taken and the rest are
+    drawn with replacement.
+
+    Parameters
+    ----------
+    n_rules : int
+        Number of rules.
+    X : ndarray of shape (n_samples, n_features)
+        The rows to draw from (standardised training inputs, in the estimator).
+    random_state : int, RandomState, Generator or None
+        Source of randomness.
+
+    Returns
+    -------
+    ndarray of shape (n_rules, n_features)
+        A copy of the drawn rows.
+
+    Examples
+    --------
+    >>> X = np.arange(10.0).reshape(5, 2)
+    >>> centers = sample_rows(3, X, random_state=0)
+    >>> centers.shape, all(any((row == X).all(axis=1)) for row in centers)
+    ((3, 2), True)
+    >>> len({tuple(row) for row in sample_rows(5, X, random_state=0)})  # all 5 rows
+    5
+    """
+    n_rules = check_int(n_rules, "n_rules", low=1)
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array of rows; got shape {X.shape}.")
+    rng = check_random_state(random_state)
+    n_samples = X.shape[0]
+    if n_rules <= n_samples:
+        rows = rng.permutation(n_samples)[:n_rules]
+    else:
+        extra = rng.choice(n_samples, size=n_rules - n_samples)
+        rows = np.concatenate([rng.permutation(n_samples), extra])
+    return X[rows].copy()
+
+
+def default_width_range(n_features, *, normalize=False):
+    """Widths ``b_i ~ U(0, 1 / (2 n_features)]`` for standardised inputs.
+
+    Two independent rows of per-feature standardised data are at squared
+    distance ``2 n_features`` on average, whatever the correlation between the
+    features, so a rule of width ``b_i = u_i / (2 n_features)``, ``u_i ~ U(0, 1]``,
+    fires at about ``exp(-u_i)`` on a typical row: the paper's ``U(0, 1)``
+    widths measured in units of the data's spread rather than of the raw
+    coordinates, which keeps every rule active in any dimension, from nearly
+    flat rules (``u_i`` near 0) to rules of about one typical distance.
+
+    With ``normalize=True`` (the weighted average), 16 times narrower rules at
+    most, ``b_i ~ U(0, 8 / n_features]``: the normalised firing strengths of
+    rules that all fire alike are all about ``1 / n_rules``, and the average
+    is then nearly a constant.
+
+    Examples
+    --------
+    >>> default_width_range(10)
+    (0.0, 0.05)
+    >>> default_width_range(10, normalize=True)
+    (0.0, 0.8)
+    """
+    n_features = check_int(n_features, "n_features", low=1)
+    return (0.0, (16.0 if normalize else 1.0) / (2.0 * n_features))
 
 
 def sample_widths(n_rules, *, low=0.0, high=1.0, random_state=None):

@@ -123,7 +123,9 @@ def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
         tmp_path / "m.txt",
     )
     header, values = read_csv(data_csv)
-    model = randomts.RandomTSRegressor(n_rules=5, order=0, normalize=True, random_state=0)
+    model = randomts.RandomTSRegressor(
+        n_rules=5, order=0, normalize=True, standardize=False, alpha=0.0, random_state=0
+    )
     X = values[:, [0, 1, 3]]  # every column but the target is an input
     rmse = np.sqrt(np.mean((model.fit(X, values[:, 2]).predict(X) - values[:, 2]) ** 2))
     assert code == 0 and f"training RMSE: y1 {rmse:.4g}" in out

@@ -72,12 +72,12 @@ def test_dask_fit_of_the_ill_conditioned_van_der_pol_data(client, van_der_pol_da
 def test_estimator_fit_on_dask_arrays(client):
     X, Y = data(3, n=1200, n_outputs=1)
     model = fit_estimator_dask(
-        RandomTSRegressor(n_rules=15, random_state=3),
+        RandomTSRegressor.paper(n_rules=15, random_state=3),
         da.from_array(X, chunks=(250, 3)),
         da.from_array(Y[:, 0], chunks=250),
         client=client,
     )
-    whole = RandomTSRegressor(n_rules=15, random_state=3).fit(X, Y[:, 0])
+    whole = RandomTSRegressor.paper(n_rules=15, random_state=3).fit(X, Y[:, 0])
     assert model.predict(X).shape == (1200,)
     assert relative_gap(model.predict(X), whole.predict(X)) < 1e-10
     assert model.rule_base_.metadata["n_samples_fit"] == 1200

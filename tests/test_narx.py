@@ -107,7 +107,7 @@ def test_identify_the_narendra_plant_with_an_slm(seed):
     u_train = rng.uniform(-2, 2, size=(6, 400))
     y_train = narendra_parthasarathy(u_train)
     narx = NARX(y_lags=2, u_lags=1)
-    model = RandomTSRegressor(n_rules=60, random_state=seed).fit(*narx.regressors(y_train, u_train))
+    model = RandomTSRegressor.paper(n_rules=60, random_state=seed).fit(*narx.regressors(y_train, u_train))
     k = np.arange(500)
     u_test = np.sin(2 * np.pi * k / 25)[None]
     y_test = narendra_parthasarathy(u_test)

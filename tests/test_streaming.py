@@ -111,8 +111,8 @@ def test_merge_r_of_two_triangles_is_the_r_of_the_stack():
 def test_partial_fit_on_chunks_gives_the_model_of_one_fit(solver, alpha, seed):
     X, Y = sine_data(seed, n=600, n_outputs=2)
     params = dict(n_rules=15, solver=solver, alpha=alpha, random_state=seed)
-    whole = RandomTSRegressor(**params).fit(X, Y)
-    streamed = RandomTSRegressor(**params)
+    whole = RandomTSRegressor.paper(**params).fit(X, Y)
+    streamed = RandomTSRegressor.paper(**params)
     for rows in split_rows(600, seed, 6):
         streamed.partial_fit(X[rows], Y[rows])
     np.testing.assert_array_equal(streamed.rule_base_.centers, whole.rule_base_.centers)
@@ -125,8 +125,8 @@ def test_partial_fit_on_chunks_gives_the_model_of_one_fit(solver, alpha, seed):
 def test_partial_fit_weighted_average_and_zero_order(normalize, order):
     X, Y = sine_data(5, n=400)
     params = dict(n_rules=12, order=order, normalize=normalize, random_state=1)
-    whole = RandomTSRegressor(**params).fit(X, Y[:, 0])
-    streamed = RandomTSRegressor(**params)
+    whole = RandomTSRegressor.paper(**params).fit(X, Y[:, 0])
+    streamed = RandomTSRegressor.paper(**params)
     for rows in np.array_split(np.arange(400), 3):
         streamed.partial_fit(X[rows], Y[rows, 0])
     assert streamed.predict(X).shape == (400,)
@@ -136,8 +136,8 @@ def test_partial_fit_weighted_average_and_zero_order(normalize, order):
 def test_partial_fit_on_the_ill_conditioned_van_der_pol_data(van_der_pol_data):
     """cond(K) ~ 1e16: predictions agree, the consequents themselves need not."""
     X, Y = van_der_pol_data
-    whole = RandomTSRegressor(n_rules=100, random_state=0).fit(X, Y)
-    streamed = RandomTSRegressor(n_rules=100, random_state=0)
+    whole = RandomTSRegressor.paper(n_rules=100, random_state=0).fit(X, Y)
+    streamed = RandomTSRegressor.paper(n_rules=100, random_state=0)
     for rows in np.array_split(np.arange(X.shape[0]), 7):
         streamed.partial_fit(X[rows], Y[rows])
     assert relative_gap(streamed.predict(X), whole.predict(X)) < 1e-10
@@ -150,9 +150,9 @@ def test_partial_fit_on_the_ill_conditioned_van_der_pol_data(van_der_pol_data):
 
 def test_partial_fit_after_fit_starts_a_new_stream():
     X, Y = sine_data(0, n=300)
-    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X[:100], Y[:100, 0])
+    model = RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X[:100], Y[:100, 0])
     model.partial_fit(X[100:], Y[100:, 0])
-    only_the_rest = RandomTSRegressor(n_rules=10, random_state=0).fit(X[100:], Y[100:, 0])
+    only_the_rest = RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X[100:], Y[100:, 0])
     assert relative_gap(model.predict(X), only_the_rest.predict(X)) < 1e-10
     assert model.rule_base_.metadata["n_samples_fit"] == 200
 

@@ -1,0 +1,178 @@
+"""The estimator's defaults on raw data: scale invariance, the choice of alpha, the warnings."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_diabetes
+from sklearn.linear_model import RidgeCV
+from sklearn.model_selection import ShuffleSplit
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from randomts import RandomTSRegressor, RuleBase
+from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.model_selection import ridge_loo
+from randomts.sampling import PAPER_CENTER_SCALE
+
+
+def smooth_data(n_samples, n_features, seed=0, noise=0.05):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n_samples, n_features))
+    y = np.sin(2 * X[:, 0]) * (1 + X[:, -1]) + X.sum(axis=1) + noise * rng.normal(size=n_samples)
+    return X, y
+
+
+@pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
+@pytest.mark.parametrize("n_features, n_rules", [(1, 30), (2, 100), (10, 100), (10, 5)])
+def test_shifting_and_rescaling_the_inputs_changes_nothing(n_features, n_rules):
+    X, y = smooth_data(300, n_features)
+    model = RandomTSRegressor(n_rules=n_rules, random_state=0).fit(X, y)
+    moved = RandomTSRegressor(n_rules=n_rules, random_state=0).fit(1000 * X + 300, y)
+    assert moved.alpha_ == pytest.approx(model.alpha_, rel=1e-9)
+    np.testing.assert_allclose(
+        moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6, atol=1e-9
+    )
+
+
+@pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
+def test_inputs_far_from_the_origin_give_a_useful_model():
+    X, y = smooth_data(400, 3, seed=1)
+    X = 300 + 50 * X  # inputs in 250-350
+    model = RandomTSRegressor(random_state=0).fit(X[:300], y[:300])
+    assert model.score(X[300:], y[300:]) > 0.95
+    # the paper's setting, on the same raw inputs, fires no rule and predicts about 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RandomTSWarning)
+        paper = RandomTSRegressor.paper(random_state=0).fit(X[:300], y[:300])
+        assert paper.score(X[300:], y[300:]) < 0.0
+
+
+@pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
+def test_ten_inputs_fire_rules_and_fit():
+    X, y = smooth_data(300, 10, seed=2)
+    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+    assert model.score(X, y) > 0.9
+    strongest = model.rule_base_.firing_strengths(X).max(axis=1)
+    assert np.median(strongest) > 0.1
+
+
+def test_paper_is_the_paper_setting():
+    model = RandomTSRegressor.paper(n_rules=7, random_state=3)
+    params = model.get_params()
+    assert params["standardize"] is False and params["centers"] == "normal"
+    assert params["center_scale"] == PAPER_CENTER_SCALE and params["width_range"] == (0.0, 1.0)
+    assert params["alpha"] == 0.0 and params["n_rules"] == 7
+    X, y = smooth_data(100, 2)
+    drawn = RuleBase.random(n_features=2, n_rules=7, random_state=3)
+    fitted = model.fit(X, y).rule_base_
+    np.testing.assert_array_equal(fitted.centers, drawn.centers)
+    np.testing.assert_array_equal(fitted.sigmas, drawn.sigmas)
+    assert RandomTSRegressor.paper(normalize=True, alpha=1e-3).get_params()["alpha"] == 1e-3
+
+
+def test_default_centres_are_training_rows():
+    X, y = smooth_data(200, 3)
+    centers = RandomTSRegressor(n_rules=50, random_state=0).fit(X, y).rule_base_.centers
+    distance = np.abs(centers[:, None, :] - X[None, :, :]).max(axis=2).min(axis=1)
+    assert np.all(distance < 1e-12)
+    assert len({tuple(c) for c in np.round(centers, 12)}) == 50  # distinct rows
+
+
+def test_alpha_auto_is_the_leave_one_out_choice_and_helps_on_noisy_data():
+    X, y = smooth_data(600, 2, seed=3, noise=0.3)
+    fit, test = slice(0, 300), slice(300, None)
+    auto = RandomTSRegressor(random_state=0).fit(X[fit], y[fit])
+    assert auto.alpha_ > 0
+    with pytest.warns(
+        UnderdeterminedWarning, match="300 unknowns per output .100 rules. to 300 rows"
+    ):
+        exact = RandomTSRegressor(alpha=0.0, random_state=0).fit(X[fit], y[fit])
+    mse_auto = np.mean((auto.predict(X[test]) - y[test]) ** 2)
+    mse_exact = np.mean((exact.predict(X[test]) - y[test]) ** 2)
+    assert mse_auto < 0.15 and mse_exact > 10 * mse_auto
+
+
+def test_underdetermined_warning_becomes_an_error_and_is_silent_otherwise():
+    X, y = smooth_data(100, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnderdeterminedWarning)
+        with pytest.raises(UnderdeterminedWarning, match="alpha='auto'"):
+            RandomTSRegressor(n_rules=34, alpha=0.0).fit(X, y)  # 102 unknowns, 100 rows
+        RandomTSRegressor(n_rules=33, alpha=0.0).fit(X, y)  # 99 unknowns: no warning
+        RandomTSRegressor(n_rules=34, alpha=1e-6).fit(X, y)
+        RandomTSRegressor(n_rules=34).fit(X, y)
+        # partial_fit does not warn: the rows of later chunks may make up for it
+        RandomTSRegressor(n_rules=34, alpha=0.0).partial_fit(X[:50], y[:50])
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_extrapolation_warning_gives_the_fraction_of_rows(normalize):
+    X, y = smooth_data(300, 2)
+    model = RandomTSRegressor(n_rules=20, normalize=normalize, random_state=0).fit(X, y)
+    far = np.array([[50.0, 0.0], [0.0, -80.0], [0.2, 0.3], [1.5, 1.5]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ExtrapolationWarning)
+        model.predict(X)  # the training rows themselves
+        model.predict(far[2:])  # inside the box, and just outside it
+        with pytest.raises(ExtrapolationWarning, match=r"^2 of 4 rows \(50%\) given to predict"):
+            model.predict(far)
+
+
+def _loo_by_refitting(K, y, alpha, prior):
+    errors = []
+    for j in range(K.shape[0]):
+        keep = np.arange(K.shape[0]) != j
+        Kj, yj = K[keep], y[keep] - K[keep] @ prior
+        gamma = prior + np.linalg.solve(Kj.T @ Kj + alpha * np.eye(K.shape[1]), Kj.T @ yj)
+        errors.append((y[j] - K[j] @ gamma) ** 2)
+    return np.mean(errors)
+
+
+@pytest.mark.parametrize("n_samples, n_columns", [(40, 12), (15, 40)])
+@pytest.mark.parametrize("toward_mean", [False, True])
+def test_ridge_loo_equals_refitting_without_each_row(n_samples, n_columns, toward_mean):
+    """Column space (K^T K) and row space (K K^T) against the definition of LOO."""
+    rng = np.random.default_rng(n_columns)
+    K = rng.normal(size=(n_samples, n_columns))
+    y = 5.0 + K @ rng.normal(size=n_columns) + 0.3 * rng.normal(size=n_samples)
+    alphas = [1e-2, 1e-1, 1.0, 10.0]
+    selection = ridge_loo(K, y, alphas, toward_mean=toward_mean)
+    if toward_mean:  # the prior: the constant fitted with a penalty of 1e-10 of the mean eigenvalue
+        eps = 1e-10 * np.trace(K.T @ K) / n_columns
+        # (K^T K + eps I)^-1 K^T = K^T (K K^T + eps I)^-1: solve in the smaller, regular space
+        if n_samples >= n_columns:
+            ones = np.linalg.solve(K.T @ K + eps * np.eye(n_columns), K.T @ np.ones(n_samples))
+        else:
+            ones = K.T @ np.linalg.solve(K @ K.T + eps * np.eye(n_samples), np.ones(n_samples))
+        prior = ones * y.mean()
+    else:
+        prior = np.zeros(n_columns)
+    expected = [_loo_by_refitting(K, y, a, prior) for a in alphas]
+    np.testing.assert_allclose(selection.errors, expected, rtol=1e-6)
+    best = alphas[int(np.argmin(expected))]
+    assert selection.alpha == best
+    gamma = prior + np.linalg.solve(K.T @ K + best * np.eye(n_columns), K.T @ (y - K @ prior))
+    np.testing.assert_allclose(selection.coefficients[:, 0], gamma, rtol=1e-6, atol=1e-8)
+
+
+def test_partial_fit_with_alpha_auto_takes_alpha_from_the_first_chunk():
+    X, y = smooth_data(600, 3, noise=0.2)
+    streamed = RandomTSRegressor(n_rules=30, random_state=0)
+    for rows in np.array_split(np.arange(600), 3):
+        streamed.partial_fit(X[rows], y[rows])
+    first = RandomTSRegressor(n_rules=30, random_state=0).fit(X[:200], y[:200])
+    assert streamed.alpha_ == first.alpha_
+    assert streamed.score(X, y) > 0.95
+
+
+def test_on_the_diabetes_data_the_defaults_are_as_good_as_ridge():
+    """Real data (442 patients, 10 inputs in their own units): 3 random 75/25 splits."""
+    X, y = load_diabetes(return_X_y=True, scaled=False)
+    ratios = []
+    for train, test in ShuffleSplit(3, test_size=0.25, random_state=0).split(X):
+        ours = RandomTSRegressor(random_state=0).fit(X[train], y[train]).predict(X[test])
+        ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
+        theirs = ridge.fit(X[train], y[train]).predict(X[test])
+        ratios.append(np.sqrt(np.mean((ours - y[test]) ** 2) / np.mean((theirs - y[test]) ** 2)))
+    assert np.mean(ratios) < 1.02, ratios
