@@ -155,10 +155,10 @@ def test_every_path_gives_the_same_consequents(solver):
     )
     scale = np.abs(Y).max()
     assert np.abs(streamed.predict(X) - fitted.predict(X)).max() < 1e-10 * scale
-    model = RandomTSRegressor(n_rules=15, solver=solver, alpha=alpha, random_state=1)
+    model = RandomTSRegressor.paper(n_rules=15, solver=solver, alpha=alpha, random_state=1)
     whole = model.fit(X, Y).predict(X)
     assert np.abs(whole - fitted.predict(X)).max() < 1e-10 * scale
-    parts = RandomTSRegressor(n_rules=15, solver=solver, alpha=alpha, random_state=1)
+    parts = RandomTSRegressor.paper(n_rules=15, solver=solver, alpha=alpha, random_state=1)
     for rows in np.array_split(np.arange(6000), 4):
         parts.partial_fit(X[rows], Y[rows])
     assert np.abs(parts.predict(X) - whole).max() < 1e-10 * scale
@@ -217,7 +217,9 @@ def test_a_factor_too_large_for_memory_is_refused_before_allocating():
     with pytest.raises(MemoryError, match=r"n_rules=200000 with 2 inputs.*GiB"):
         rb.fit_consequents(X, np.zeros(10))
     with pytest.raises(MemoryError, match="n_rules=200000"):
-        RandomTSRegressor(n_rules=200_000, random_state=0).fit(np.ones((10, 2)), np.ones(10))
+        RandomTSRegressor.paper(n_rules=200_000, random_state=0).fit(
+            np.ones((10, 2)), np.ones(10)
+        )
 
 
 def test_inputs_where_no_rule_fires_are_an_error_not_a_zero_model():
@@ -226,7 +228,7 @@ def test_inputs_where_no_rule_fires_are_an_error_not_a_zero_model():
     with pytest.raises(ValueError, match="No rule fires on any of the 100 rows"):
         RuleBase.random(n_features=2, n_rules=10, random_state=0).fit_consequents(X, X[:, 0])
     with pytest.raises(ValueError, match="No rule fires"):
-        RandomTSRegressor(n_rules=10, random_state=0).fit(X + 1e5, X[:, 0] / 1e300)
+        RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X + 1e5, X[:, 0] / 1e300)
 
 
 # ------------------------------------------------------ lstsq's triangular fast path

@@ -18,7 +18,7 @@ SMALL = dict(n_rules=12, standardize=True, alpha=1e-2)
     [
         RandomTSClassifier(random_state=0),
         RandomTSClassifier(
-            n_rules=5, order=0, normalize=True, standardize=True, alpha=1e-3, random_state=0
+            n_rules=50, order=0, normalize=True, standardize=True, alpha=1e-3, random_state=0
         ),
     ]
 )

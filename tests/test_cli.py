@@ -102,7 +102,9 @@ def test_fit_saves_a_model_that_predicts_like_the_estimator(tmp_path, capsys, da
     rule_base = saved.rule_base_
     assert rule_base.input_names == ("x1", "x2") and rule_base.output_names == ("y1", "y2")
     frame = pd.DataFrame(X, columns=["x1", "x2"])
-    assert np.array_equal(saved.predict(frame), model.predict(X))
+    # the same settings and data; the CLI's fit follows its cross-validation folds, and the
+    # leave-one-out eigensolver rounds apart by 1e-9 relative
+    np.testing.assert_allclose(saved.predict(frame), model.predict(X), rtol=1e-7, atol=1e-9)
     assert rule_base.metadata["params"]["random_state"] == 3
     np.testing.assert_array_equal(rule_base.input_range, np.stack([X.min(0), X.max(0)], axis=1))
 
@@ -123,9 +125,7 @@ def test_fit_reports_the_training_error(tmp_path, capsys, data_csv):
         tmp_path / "m.txt",
     )
     header, values = read_csv(data_csv)
-    model = randomts.RandomTSRegressor(
-        n_rules=5, order=0, normalize=True, standardize=False, alpha=0.0, random_state=0
-    )
+    model = randomts.RandomTSRegressor(n_rules=5, order=0, normalize=True, random_state=0)
     X = values[:, [0, 1, 3]]  # every column but the target is an input
     rmse = np.sqrt(np.mean((model.fit(X, values[:, 2]).predict(X) - values[:, 2]) ** 2))
     assert code == 0 and f"training RMSE: y1 {rmse:.4g}" in out

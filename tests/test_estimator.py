@@ -161,7 +161,7 @@ def test_centre_distributions(centers, extra):
         ({"normalize": "yes"}, TypeError, "The 'normalize' parameter of RandomTSRegressor must be a bool. Got 'yes' instead."),
         ({"centers": "data2"}, ValueError, r"The 'centers' parameter of RandomTSRegressor must be a str among \{'samples', 'normal', 'uniform', 'data'\}"),
         ({"alpha": "best"}, ValueError, "The 'alpha' parameter of RandomTSRegressor must be 'auto' or a float >= 0. Got 'best' instead."),
-        ({"n_jobs": 0}, ValueError, r"The 'n_jobs' parameter of RandomTSRegressor must be an int in the range \[1, inf\). Got 0 instead."),
+        ({"n_jobs": 0}, ValueError, r"The 'n_jobs' parameter of RandomTSRegressor must be None, a positive int or a negative int \(-1: all CPUs\). Got 0 instead."),
         ({"centers": "uniform"}, ValueError, "The 'center_bounds' parameter of RandomTSRegressor is required when centers='uniform'"),
         ({"center_scale": 0.0}, ValueError, r"The 'center_scale' parameter of RandomTSRegressor must be a finite real number in the range \(0.0, inf\)"),
         ({"width_range": (0.0, 0.0)}, ValueError, "The 'width_range' parameter of RandomTSRegressor must be a pair"),

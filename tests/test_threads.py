@@ -115,7 +115,7 @@ def test_blas_threads_change_only_blas_rounding(alpha, tolerance):
     predictions = []
     for blas in (1, 2):
         with threadpool_limits(blas):
-            model = RandomTSRegressor(n_rules=60, alpha=alpha, random_state=0).fit(X, y)
+            model = RandomTSRegressor.paper(n_rules=60, alpha=alpha, random_state=0).fit(X, y)
             predictions.append(model.predict(X))
     scale = np.abs(predictions[0]).max()
     assert np.abs(predictions[1] - predictions[0]).max() <= tolerance * scale
