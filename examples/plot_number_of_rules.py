@@ -51,7 +51,9 @@ for order, name in [(1, "SLM (order=1)"), (0, "ELM (order=0)")]:
 
 # %%
 # The largest training MSE over five seeds, against the number of rules
-# (nodes). The floor near ``1e-28`` is rounding: the solve is exact.
+# (nodes). Past the threshold the error is rounding (below ``1e-27`` for the SLM at
+# 58 and 60 rules); at the threshold itself, where ``K`` is square and at its worst
+# conditioned, rounding reaches ``1e-18`` (SLM, 20 rules) and ``4e-20`` (ELM, 60 nodes).
 fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
 for name, mse in curves.items():
     ax.semilogy(sizes, np.maximum(mse.max(axis=1), 1e-32), marker="o", markersize=3, label=name)
