@@ -19,11 +19,10 @@ solver     method and cost                            accuracy
            ``min ||R11 Gamma - Q^T Y||`` has the      is about 1e-22.
            minimisers of ``min ||K Gamma - Y||``.
 "pinv"     The paper's algorithm, as MATLAB's         Forming the pseudo-inverse rounds
-           ``pinv(K) * Y``: the pseudo-inverse of     entries of size ``1/s_min``, so the
-           ``R11`` (whose singular values are         fit stops near 1e-12 on the Van der
-           ``K``'s) by SVD with MATLAB's tolerance    Pol data (the paper reports 2.4e-11).
-           ``max(N, p) * eps * s_max``, formed,
-           then applied to ``Q^T Y``.
+           ``pinv(K) * Y``: the SVD of ``K`` (its     entries of size ``1/s_min``, so the
+           rows are kept), MATLAB's tolerance         fit stops near 1e-12 on the Van der
+           ``max(N, p) * eps * s_max``, ``K^+``       Pol data (the paper reports 2.4e-11).
+           formed, then applied to ``Y``.
 "cholesky" Normal equations ``(K^T K + alpha I)``:    Squares the condition number: use
            BLAS ``syrk`` on blocks of rows            with ``alpha > 0`` (ridge). Falls back
            (``N p^2`` flops), then Cholesky           to the eigendecomposition of
