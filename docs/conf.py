@@ -140,7 +140,9 @@ sphinx_gallery_conf = {
     # their pages); any other script in the gallery is shown with its code only
     "filename_pattern": r"/plot_",
     "ignore_pattern": r"(^|[/\\])("
-    + "|".join(re.escape(name) for name in ["__init__.py", "conftest.py", *(p.name for p in _LONGER)])
+    + "|".join(
+        re.escape(name) for name in ["__init__.py", "conftest.py", *(p.name for p in _LONGER)]
+    )
     + ")$",
     "within_subsection_order": "FileNameSortKey",
     "abort_on_example_error": True,

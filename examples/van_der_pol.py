@@ -34,16 +34,18 @@ def identify_once(seed=0):
     free_run = narx.simulate(model, phases["simulation"][:, :1], n_steps=settings.n_steps)
     A, _, offset = narx.linearize(model, [0.0, 0.0])
     rules = narx.name_rules(model).to_text(precision=4).splitlines()[2:5]
-    return "\n".join([
-        f"training MSE      {np.mean((model.predict(X) - Y) ** 2):.3g} (of the increments)",
-        f"one-step MSE      {np.mean((one_step - phases['generalisation'][:, 1:]) ** 2):.3g}"
-        " (new trajectories)",
-        f"free-run MSE      {np.mean((free_run - phases['simulation']) ** 2):.3g}"
-        " (from the initial states only)",
-        f"A at the origin   {np.array2string(A, precision=6)}  (Euler map: [[1, 0.01], [-0.01, 1.01]])",
-        f"O at the origin   {np.array2string(offset, precision=2)}",
-        *rules,
-    ])
+    return "\n".join(
+        [
+            f"training MSE      {np.mean((model.predict(X) - Y) ** 2):.3g} (of the increments)",
+            f"one-step MSE      {np.mean((one_step - phases['generalisation'][:, 1:]) ** 2):.3g}"
+            " (new trajectories)",
+            f"free-run MSE      {np.mean((free_run - phases['simulation']) ** 2):.3g}"
+            " (from the initial states only)",
+            f"A at the origin   {np.array2string(A, precision=6)}  (Euler map: [[1, 0.01], [-0.01, 1.01]])",
+            f"O at the origin   {np.array2string(offset, precision=2)}",
+            *rules,
+        ]
+    )
 
 
 def main(repeats=3, figures_dir=None):

@@ -63,22 +63,44 @@ def _figure_one(table):
     one_step = narx.predict_one_step(rule_base, train)
     figure = Figure(figsize=(7.0, 7.6), layout="constrained")
     axes = figure.add_subplot()
-    for color, states, predicted in zip(_trajectory_colors(len(train)), train, one_step,
-                                        strict=True):
+    for color, states, predicted in zip(
+        _trajectory_colors(len(train)), train, one_step, strict=True
+    ):
         axes.plot(states[:, 0], states[:, 1], color=color, linewidth=2.4, alpha=0.55)
-        axes.plot(predicted[:, 0], predicted[:, 1], color="white", linewidth=0.7, linestyle=(0, (3, 2)))
+        axes.plot(
+            predicted[:, 0], predicted[:, 1], color="white", linewidth=0.7, linestyle=(0, (3, 2))
+        )
         axes.plot(states[0, 0], states[0, 1], "o", color=color, markersize=5)
     centers = rule_base.centers
-    axes.plot(centers[:, 0], centers[:, 1], "o", color="black", markersize=4,
-              label=f"rule centres $a_i$ ({rule_base.n_rules}, drawn from N(0, 2I))")
-    axes.plot([], [], color="gray", linewidth=2.4, alpha=0.55,
-              label=f"training trajectories ({len(train)} x {settings.n_steps} steps)")
-    axes.plot([], [], color="gray", linewidth=0.9, linestyle=(0, (3, 2)),
-              label="SLM one-step outputs (white dashes)")
+    axes.plot(
+        centers[:, 0],
+        centers[:, 1],
+        "o",
+        color="black",
+        markersize=4,
+        label=f"rule centres $a_i$ ({rule_base.n_rules}, drawn from N(0, 2I))",
+    )
+    axes.plot(
+        [],
+        [],
+        color="gray",
+        linewidth=2.4,
+        alpha=0.55,
+        label=f"training trajectories ({len(train)} x {settings.n_steps} steps)",
+    )
+    axes.plot(
+        [],
+        [],
+        color="gray",
+        linewidth=0.9,
+        linestyle=(0, (3, 2)),
+        label="SLM one-step outputs (white dashes)",
+    )
     mse = float(np.mean((one_step - train[:, 1:]) ** 2))
     axes.set_title(
         f"Van der Pol oscillator modelled by an SLM with {rule_base.n_rules} random rules\n"
-        f"learning phase of the last run ({solver}, training MSE {mse:.2g})", fontsize=11,
+        f"learning phase of the last run ({solver}, training MSE {mse:.2g})",
+        fontsize=11,
     )
     axes.set_xlabel("$x_1$")
     axes.set_ylabel("$x_2$")
@@ -106,29 +128,42 @@ def _figure_simulation(table):
         free = simulated["SLM", solver][r]
         phase_axes.plot(free[:, 0], free[:, 1], color="black", linewidth=0.7, linestyle=(0, (3, 2)))
     phase_axes.plot([], [], color="gray", linewidth=2.6, alpha=0.45, label="true trajectories")
-    phase_axes.plot([], [], color="black", linewidth=0.7, linestyle=(0, (3, 2)),
-                    label=f"SLM ({solver}) free run from the initial state")
+    phase_axes.plot(
+        [],
+        [],
+        color="black",
+        linewidth=0.7,
+        linestyle=(0, (3, 2)),
+        label=f"SLM ({solver}) free run from the initial state",
+    )
     phase_axes.set_title("Simulation phase: free run against the truth", fontsize=11)
     phase_axes.set_xlabel("$x_1$")
     phase_axes.set_ylabel("$x_2$")
     _fit_limits(phase_axes, truth)
     phase_axes.set_aspect("equal")
     phase_axes.grid(True, color="0.9")
-    phase_axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8,
-                      frameon=False)
+    phase_axes.legend(
+        loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False
+    )
 
     floor = np.finfo(float).tiny
     for key in sorted(simulated, key=lambda k: (k[0] != "SLM", k[1])):
         error = np.sqrt(np.mean((simulated[key] - truth) ** 2, axis=(0, 2)))
         mse = float(np.mean((simulated[key][:, 1:] - truth[:, 1:]) ** 2))
-        error_axes.semilogy(time[1:], np.maximum(error[1:], floor), linewidth=1.6,
-                            label=f"{key[0]} {key[1]} (MSE {mse:.2g})", **_STYLES.get(key, {}))
+        error_axes.semilogy(
+            time[1:],
+            np.maximum(error[1:], floor),
+            linewidth=1.6,
+            label=f"{key[0]} {key[1]} (MSE {mse:.2g})",
+            **_STYLES.get(key, {}),
+        )
     error_axes.set_title("RMS error of the free run over the 10 trajectories", fontsize=11)
     error_axes.set_xlabel(f"time t ({settings.n_steps} Euler steps of dt = {settings.step:g})")
     error_axes.set_ylabel("RMS error of $(x_1, x_2)$")
     error_axes.grid(True, which="major", color="0.9")
-    error_axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8,
-                      frameon=False)  # below the axes: inside, it would hide a curve
+    error_axes.legend(
+        loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False
+    )  # below the axes: inside, it would hide a curve
     return figure
 
 

@@ -44,7 +44,9 @@ def check_int(value, name: str, *, low: int | None = None, owner: str | None = N
     where = f" of {owner}" if owner else ""
     allowed = "an int" if low is None else f"an int in the range [{low}, inf)"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"The {name!r} parameter{where} must be {allowed}. Got {_describe(value)} instead.")
+        raise TypeError(
+            f"The {name!r} parameter{where} must be {allowed}. Got {_describe(value)} instead."
+        )
     if low is not None and value < low:
         raise ValueError(f"The {name!r} parameter{where} must be {allowed}. Got {value!r} instead.")
     return int(value)
@@ -76,7 +78,9 @@ def check_real(
         bracket = "[" if low_inclusive else "("
         allowed = f"a finite real number in the range {bracket}{low!r}, inf)"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"The {name!r} parameter{where} must be {allowed}. Got {_describe(value)} instead.")
+        raise TypeError(
+            f"The {name!r} parameter{where} must be {allowed}. Got {_describe(value)} instead."
+        )
     value = float(value)
     too_low = low is not None and (value < low if low_inclusive else value <= low)
     if not np.isfinite(value) or too_low:
@@ -100,7 +104,9 @@ def check_option(value, name: str, options, *, owner: str | None = None) -> str:
     listed = "{" + ", ".join(repr(o) for o in options) + "}"
     if not isinstance(value, str) or value not in options:
         error = ValueError if isinstance(value, str) else TypeError
-        raise error(f"The {name!r} parameter{where} must be a str among {listed}. Got {value!r} instead.")
+        raise error(
+            f"The {name!r} parameter{where} must be a str among {listed}. Got {value!r} instead."
+        )
     return value
 
 
@@ -188,7 +194,9 @@ def check_matrix(
             f"{min_rows} is required."
         )
     if arr.ndim >= 2 and arr.shape[-1] == 0:
-        raise ValueError(f"Input {name} has 0 {column_label} (shape={arr.shape}); at least 1 is required.")
+        raise ValueError(
+            f"Input {name} has 0 {column_label} (shape={arr.shape}); at least 1 is required."
+        )
     if n_columns is not None and arr.shape[-1] != n_columns:
         whom = owner or "the model"
         raise ValueError(

@@ -591,4 +591,3 @@ class LeastSquaresAccumulator:
             f"LeastSquaresAccumulator(n_columns={self.n_columns}, n_outputs={self.n_outputs}, "
             f"solver={self.solver!r}, n_samples={self.n_samples})"
         )
-

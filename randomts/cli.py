@@ -453,30 +453,56 @@ def _add_rules(commands):
     from .text import TABLE_FORMATS
 
     cmd = commands.add_parser(
-        "rules", help="print a model's rules as text or as a table",
+        "rules",
+        help="print a model's rules as text or as a table",
         description="Print the rules of MODEL (any format randomts reads) in words: each input as "
         "'about centre (±spread)', each equation as the rule's output at its centre plus slopes. "
         "With --data, the rules come most important first.",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
-    cmd.add_argument("--format", dest="style", default="text", choices=("text", "table") + TABLE_FORMATS,
-                     metavar="STYLE",
-                     help="'text' (IF-THEN lines, the default), 'table', or a tabulate table format: "
-                     + ", ".join(TABLE_FORMATS))
-    cmd.add_argument("--precision", type=_positive_int, default=4,
-                     help="significant digits (default 4)")
-    cmd.add_argument("--data", metavar="DATA.csv",
-                     help="a CSV file with the model's input columns (by name): order the rules by "
-                     "their importance on it")
-    cmd.add_argument("--top", type=_positive_int, metavar="K",
-                     help="with --data, only the K most important rules")
-    cmd.add_argument("--labels", type=_positive_int, nargs="?", const=3, metavar="N",
-                     help="name each input's set low/medium/high (N labels, 2 to 7; default 3) "
-                     "from its place in the input's training range")
-    cmd.add_argument("--intercept", action="store_true",
-                     help="write each equation with its constant at x = 0 instead of centred")
-    cmd.add_argument("--lossless", action="store_true",
-                     help="print the lossless TXT format (every digit, as saved to .txt files)")
+    cmd.add_argument(
+        "--format",
+        dest="style",
+        default="text",
+        choices=("text", "table") + TABLE_FORMATS,
+        metavar="STYLE",
+        help="'text' (IF-THEN lines, the default), 'table', or a tabulate table format: "
+        + ", ".join(TABLE_FORMATS),
+    )
+    cmd.add_argument(
+        "--precision", type=_positive_int, default=4, help="significant digits (default 4)"
+    )
+    cmd.add_argument(
+        "--data",
+        metavar="DATA.csv",
+        help="a CSV file with the model's input columns (by name): order the rules by "
+        "their importance on it",
+    )
+    cmd.add_argument(
+        "--top",
+        type=_positive_int,
+        metavar="K",
+        help="with --data, only the K most important rules",
+    )
+    cmd.add_argument(
+        "--labels",
+        type=_positive_int,
+        nargs="?",
+        const=3,
+        metavar="N",
+        help="name each input's set low/medium/high (N labels, 2 to 7; default 3) "
+        "from its place in the input's training range",
+    )
+    cmd.add_argument(
+        "--intercept",
+        action="store_true",
+        help="write each equation with its constant at x = 0 instead of centred",
+    )
+    cmd.add_argument(
+        "--lossless",
+        action="store_true",
+        help="print the lossless TXT format (every digit, as saved to .txt files)",
+    )
     cmd.set_defaults(handler=_rules)
 
 
@@ -487,16 +513,27 @@ def _rules(args):
     if args.top is not None and args.data is None:
         raise ValueError("--top needs --data, the data on which the rules are ranked.")
     if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
-        unsupported = [flag for flag, value in (("--data", args.data), ("--labels", args.labels),
-                       ("--intercept", args.intercept)) if value]
+        unsupported = [
+            flag
+            for flag, value in (
+                ("--data", args.data),
+                ("--labels", args.labels),
+                ("--intercept", args.intercept),
+            )
+            if value
+        ]
         if unsupported:
-            raise ValueError(f"{', '.join(unsupported)} apply to random-rule models; "
-                             f"{args.model} holds a general Takagi-Sugeno system.")
+            raise ValueError(
+                f"{', '.join(unsupported)} apply to random-rule models; "
+                f"{args.model} holds a general Takagi-Sugeno system."
+            )
         return rule_base.to_text(precision=None if args.lossless else args.precision)
     if args.lossless:
         if args.style != "text" or args.data or args.labels or args.intercept:
-            raise ValueError("--lossless prints the TXT format; it takes no --format, --data, "
-                             "--labels or --intercept.")
+            raise ValueError(
+                "--lossless prints the TXT format; it takes no --format, --data, "
+                "--labels or --intercept."
+            )
         return rule_base.to_text(lossless=True)
     X = None
     if args.data is not None:
@@ -504,8 +541,9 @@ def _rules(args):
 
         header, values = read_csv(args.data)
         X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
-    options = dict(precision=args.precision, labels=args.labels, centered=not args.intercept,
-                   X=X, top=args.top)
+    options = dict(
+        precision=args.precision, labels=args.labels, centered=not args.intercept, X=X, top=args.top
+    )
     if args.style == "text":
         return rule_base.to_text(**options)
     return rule_base.table(fmt="plain" if args.style == "table" else args.style, **options)
@@ -577,8 +615,10 @@ def _add_explain(commands):
 def _explain(args):
     rule_base = _load(args.model)
     if not hasattr(rule_base, "explain"):  # a general FuzzySystem
-        raise ValueError(f"{args.model} holds a general fuzzy system; explain reads rule bases "
-                         "(see 'randomts rules' and 'randomts predict' for it).")
+        raise ValueError(
+            f"{args.model} holds a general fuzzy system; explain reads rule bases "
+            "(see 'randomts rules' and 'randomts predict' for it)."
+        )
     try:
         x = [float(v) for v in args.x.split(",")]
     except ValueError:
@@ -615,21 +655,36 @@ def _convert(args):
 
 def _add_plot(commands):
     cmd = commands.add_parser(
-        "plot", help="draw a model's membership functions and response surface to an image",
+        "plot",
+        help="draw a model's membership functions and response surface to an image",
         description="Write one image of MODEL: the Gaussian sets of two inputs and the output over "
         "them, the other inputs held at the middle of their ranges (the training data's, when the "
         "model records them). Needs matplotlib (pip install 'randomts[plot]').",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
-    cmd.add_argument("-o", "--output", metavar="IMAGE", required=True,
-                     help="the image to write; its extension chooses the format (.png, .svg, .pdf)")
-    cmd.add_argument("--inputs", metavar="A,B",
-                     help="the two inputs drawn, by name or 1-based position (default: the "
-                     "first two)")
-    cmd.add_argument("--output-name", dest="output_name", metavar="Y",
-                     help="the output drawn, by name (default: the first)")
-    cmd.add_argument("--data", metavar="DATA.csv",
-                     help="a CSV file with the model's input columns: its ranges, drawn as points")
+    cmd.add_argument(
+        "-o",
+        "--output",
+        metavar="IMAGE",
+        required=True,
+        help="the image to write; its extension chooses the format (.png, .svg, .pdf)",
+    )
+    cmd.add_argument(
+        "--inputs",
+        metavar="A,B",
+        help="the two inputs drawn, by name or 1-based position (default: the first two)",
+    )
+    cmd.add_argument(
+        "--output-name",
+        dest="output_name",
+        metavar="Y",
+        help="the output drawn, by name (default: the first)",
+    )
+    cmd.add_argument(
+        "--data",
+        metavar="DATA.csv",
+        help="a CSV file with the model's input columns: its ranges, drawn as points",
+    )
     cmd.add_argument("--dpi", type=_positive_int, default=100, help="resolution (default 100)")
     cmd.set_defaults(handler=_plot)
 
@@ -651,8 +706,10 @@ def _plot(args):
         for part in chosen:
             if part.isdigit() and part not in names:  # a 1-based position
                 if not 1 <= int(part) <= len(names):
-                    raise ValueError(f"--inputs: position {part} is not in 1..{len(names)}; "
-                                     f"the inputs are {names}.")
+                    raise ValueError(
+                        f"--inputs: position {part} is not in 1..{len(names)}; "
+                        f"the inputs are {names}."
+                    )
                 part = int(part) - 1
             features.append(part)
         features = tuple(features)
@@ -670,8 +727,10 @@ def _plot(args):
         raise ValueError(str(exc)) from None
     kind = os.path.splitext(args.output)[1][1:].lower() or "png"
     if kind not in figure.canvas.get_supported_filetypes():
-        raise ValueError(f"cannot write a .{kind} image; the formats are "
-                         f"{sorted(figure.canvas.get_supported_filetypes())}.")
+        raise ValueError(
+            f"cannot write a .{kind} image; the formats are "
+            f"{sorted(figure.canvas.get_supported_filetypes())}."
+        )
     buffer = io.BytesIO()
     figure.savefig(buffer, format=kind, dpi=args.dpi)
     atomic_write(args.output, buffer.getvalue())

@@ -58,15 +58,35 @@ __all__ = [
 
 #: The paper's Table 1: averages over 100 runs, MATLAB on a 2.80 GHz processor.
 PAPER_TABLE1 = {
-    "SLM": {"n_rules": 100, "fit_seconds": 9.0952, "solve_seconds": 1.8038, "mse_train": 2.3872e-11,
-            "mse_generalisation": 2.2645e-10, "mse_simulation": 7.6113e-5},
-    "ELM": {"n_rules": 300, "fit_seconds": 17.8737, "solve_seconds": 1.5514, "mse_train": 1.3108e-11,
-            "mse_generalisation": 3.1529e-9, "mse_simulation": 7.5266e-5},
+    "SLM": {
+        "n_rules": 100,
+        "fit_seconds": 9.0952,
+        "solve_seconds": 1.8038,
+        "mse_train": 2.3872e-11,
+        "mse_generalisation": 2.2645e-10,
+        "mse_simulation": 7.6113e-5,
+    },
+    "ELM": {
+        "n_rules": 300,
+        "fit_seconds": 17.8737,
+        "solve_seconds": 1.5514,
+        "mse_train": 1.3108e-11,
+        "mse_generalisation": 3.1529e-9,
+        "mse_simulation": 7.5266e-5,
+    },
 }
 
 #: The keys of a row of ``Table1.rows`` (and of the JSON output), in order.
-ROW_KEYS = ("model", "solver", "n_rules", "fit_seconds", "solve_seconds", "mse_train",
-            "mse_generalisation", "mse_simulation")
+ROW_KEYS = (
+    "model",
+    "solver",
+    "n_rules",
+    "fit_seconds",
+    "solve_seconds",
+    "mse_train",
+    "mse_generalisation",
+    "mse_simulation",
+)
 
 _PHASES = ("train", "generalisation", "simulation")
 
@@ -118,8 +138,9 @@ class Table1Settings:
         check_option(self.form, "form", VAN_DER_POL_FORMS, owner="the demo")
         check_option(self.train_design, "train_design", TRAIN_DESIGNS, owner="the demo")
         check_option(self.target, "target", NARX_TARGETS, owner="the demo")
-        check_real(self.center_variance, "center_variance", low=0.0, low_inclusive=False,
-                   owner="the demo")
+        check_real(
+            self.center_variance, "center_variance", low=0.0, low_inclusive=False, owner="the demo"
+        )
         check_pair(self.width_range, "width_range", low=0.0, owner="the demo")
         if not self.solvers:
             raise ValueError("The 'solvers' parameter of the demo must name at least one solver.")
@@ -154,8 +175,10 @@ def _why(settings):
         f"{settings.n_steps * settings.step:g} time units" + ("," if settings.step == 0.01 else ".")
     )
     if settings.step == 0.01:
-        lines.append("    about 1.5 turns of the limit cycle (period 6.66): each trajectory holds its "
-                     "transient and the cycle.")
+        lines.append(
+            "    about 1.5 turns of the limit cycle (period 6.66): each trajectory holds its "
+            "transient and the cycle."
+        )
     lines += [
         f"  - initial states: in [-{box:g}, {box:g}]^2, new ones for every phase and repeat"
         + ("; 2 is the amplitude" if box == 2.0 else " (default 2, the amplitude of the cycle)."),
@@ -262,7 +285,10 @@ def van_der_pol_phases(settings, rng):
             initial_states(
                 settings, rng, design=settings.train_design if phase == "train" else "uniform"
             ),
-            settings.n_steps, step=settings.step, lam=settings.lam, form=settings.form,
+            settings.n_steps,
+            step=settings.step,
+            lam=settings.lam,
+            form=settings.form,
         )
         for phase in _PHASES
     }
@@ -321,9 +347,14 @@ def _draw(settings, model, random_state):
     n_rules = settings.n_rules if model == "SLM" else settings.elm_nodes
     narx = settings.narx
     return RuleBase.random(
-        n_features=2, n_outputs=2, n_rules=n_rules, center_scale=np.sqrt(settings.center_variance),
-        width_range=settings.width_range, input_names=narx.regressor_names,
-        output_names=narx.target_names, random_state=random_state,
+        n_features=2,
+        n_outputs=2,
+        n_rules=n_rules,
+        center_scale=np.sqrt(settings.center_variance),
+        width_range=settings.width_range,
+        input_names=narx.regressor_names,
+        output_names=narx.target_names,
+        random_state=random_state,
     )
 
 
@@ -408,7 +439,9 @@ def run_table1(settings=None, *, progress=None):
     narx = settings.narx
     children = np.random.SeedSequence(settings.seed).spawn(settings.repeats)
     models = (("SLM", 1), ("ELM", 0))
-    measured = {(m, s): {key: [] for key in ROW_KEYS[3:]} for m, _ in models for s in settings.solvers}
+    measured = {
+        (m, s): {key: [] for key in ROW_KEYS[3:]} for m, _ in models for s in settings.solvers
+    }
     last = {}
     for repeat, child in enumerate(children):
         data_seed, *model_seeds = child.spawn(1 + len(models))
@@ -424,10 +457,13 @@ def run_table1(settings=None, *, progress=None):
             if repeat == 0:  # untimed warm-up
                 fit_timed(draw, X, Y, order=order, solver=settings.solvers[0])
             for solver in settings.solvers:
-                rule_base, fit_seconds, solve_seconds = fit_timed(draw, X, Y, order=order, solver=solver)
+                rule_base, fit_seconds, solve_seconds = fit_timed(
+                    draw, X, Y, order=order, solver=solver
+                )
                 one_step = narx.predict_one_step(rule_base, phases["generalisation"])
-                free_run = narx.simulate(rule_base, phases["simulation"][:, :1],
-                                         n_steps=settings.n_steps)
+                free_run = narx.simulate(
+                    rule_base, phases["simulation"][:, :1], n_steps=settings.n_steps
+                )
                 values = measured[model, solver]
                 values["fit_seconds"].append(fit_seconds)
                 values["solve_seconds"].append(solve_seconds)
@@ -496,8 +532,13 @@ def format_table1(table, *, tablefmt="simple"):
         for label, key, text in lines
     ]
     headers = [""] + [f"{model} {solver or 'paper'}" for model, solver in columns]
-    return tabulate(body, headers=headers, tablefmt=tablefmt, disable_numparse=True,
-                    colalign=("left",) + ("right",) * len(columns))
+    return tabulate(
+        body,
+        headers=headers,
+        tablefmt=tablefmt,
+        disable_numparse=True,
+        colalign=("left",) + ("right",) * len(columns),
+    )
 
 
 def table1_json(table) -> str:
@@ -523,8 +564,10 @@ def table1_json(table) -> str:
         f"generalisation and simulation: uniform on [-{box!r}, {box!r}]^2"
     )
     rows = [
-        {key: (row[key] if not isinstance(row[key], float) or np.isfinite(row[key]) else None)
-         for key in ROW_KEYS}
+        {
+            key: (row[key] if not isinstance(row[key], float) or np.isfinite(row[key]) else None)
+            for key in ROW_KEYS
+        }
         for row in table.rows
     ]
     return json.dumps({"rows": rows, "settings": settings}, indent=2, allow_nan=False)
@@ -537,26 +580,30 @@ def _comparison(table):
         slm = table.row("SLM", "lstsq")
         for key in ("mse_generalisation", "mse_simulation"):
             paper = PAPER_TABLE1["SLM"][key]
-            lines.append(f"  SLM lstsq {key[4:]} MSE {_mse_text(slm[key])}: "
-                         f"{paper / slm[key]:.3g} times below the paper's {paper:.3g}")
+            lines.append(
+                f"  SLM lstsq {key[4:]} MSE {_mse_text(slm[key])}: "
+                f"{paper / slm[key]:.3g} times below the paper's {paper:.3g}"
+            )
         spread = table.per_repeat["SLM", "lstsq"]["mse_simulation"]
         lines.append(
             f"    its simulation MSE over the {spread.size} repeat(s): min {_mse_text(spread.min())}, "
             f"median {_mse_text(np.median(spread))}, max {_mse_text(spread.max())}; the mean is set by"
         )
-        lines.append("    the worst repeats, whose free runs start where no training trajectory passed")
+        lines.append(
+            "    the worst repeats, whose free runs start where no training trajectory passed"
+        )
     for solver in table.settings.solvers:
         slm, elm = table.row("SLM", solver), table.row("ELM", solver)
         slm_build = slm["fit_seconds"] - slm["solve_seconds"]
         elm_build = elm["fit_seconds"] - elm["solve_seconds"]
-        lines.append(f"  time outside the final solve, {solver}: SLM {slm_build:.4g} s, "
-                     f"ELM {elm_build:.4g} s (ELM / SLM {elm_build / slm_build:.2f})")
+        lines.append(
+            f"  time outside the final solve, {solver}: SLM {slm_build:.4g} s, "
+            f"ELM {elm_build:.4g} s (ELM / SLM {elm_build / slm_build:.2f})"
+        )
     if "pinv" in table.settings.solvers:
         for model in ("SLM", "ELM"):
             row, paper = table.row(model, "pinv"), PAPER_TABLE1[model]
-            ratios = ", ".join(
-                f"{key[4:]} {row[key] / paper[key]:.2g}" for key in ROW_KEYS[5:]
-            )
+            ratios = ", ".join(f"{key[4:]} {row[key] / paper[key]:.2g}" for key in ROW_KEYS[5:])
             lines.append(f"  {model} pinv MSE, ours / paper's: {ratios}")
     return "\n".join(lines)
 
@@ -574,50 +621,61 @@ def _linearisation(table):
         return "[" + "; ".join(" ".join(f"{v:+.10f}" for v in row) for row in M) + "]"
 
     eigenvalues = np.linalg.eigvals(A)
-    return "\n".join([
-        f"Local linear model at the origin (section 5.4) of the last SLM ({solver}), "
-        "x(k) ~ A x(k-1) + O:",
-        f"  A = {matrix(A)}, O = [{offset[0]:+.1e} {offset[1]:+.1e}]",
-        f"  the Euler map's Jacobian [[1, dt], [-dt, 1 + lambda dt]] = {matrix(exact)}",
-        f"  |A - Jacobian| <= {np.max(np.abs(A - exact)):.1e}; eigenvalues of A "
-        f"{eigenvalues[0]:.6f}, {eigenvalues[1]:.6f} (|.| = {np.abs(eigenvalues[0]):.6f}: "
-        "the origin repels, as the oscillator's does)",
-    ])
+    return "\n".join(
+        [
+            f"Local linear model at the origin (section 5.4) of the last SLM ({solver}), "
+            "x(k) ~ A x(k-1) + O:",
+            f"  A = {matrix(A)}, O = [{offset[0]:+.1e} {offset[1]:+.1e}]",
+            f"  the Euler map's Jacobian [[1, dt], [-dt, 1 + lambda dt]] = {matrix(exact)}",
+            f"  |A - Jacobian| <= {np.max(np.abs(A - exact)):.1e}; eigenvalues of A "
+            f"{eigenvalues[0]:.6f}, {eigenvalues[1]:.6f} (|.| = {np.abs(eigenvalues[0]):.6f}: "
+            "the origin repels, as the oscillator's does)",
+        ]
+    )
 
 
 _TRAIN_DESIGN_TEXT = {
     "latin-hypercube+rest": "training: one start near rest, the others a Latin hypercube; "
-                            "other phases uniform at random",
+    "other phases uniform at random",
     "latin-hypercube": "a Latin hypercube for training, uniform at random for the other phases",
     "uniform": "uniform at random",
 }
 
 
 def _header(settings):
-    form = ("lambda (1 - x1^2) x2 - x1 (standard form)" if settings.form == "standard"
-            else "lambda (x1^2 - 1) x2 - x1 (the paper's printed sign)")
+    form = (
+        "lambda (1 - x1^2) x2 - x1 (standard form)"
+        if settings.form == "standard"
+        else "lambda (x1^2 - 1) x2 - x1 (the paper's printed sign)"
+    )
     box = settings.initial_box
-    return "\n".join([
-        "The paper's experiment (section 6, Table 1): SLM against ELM on the Van der Pol oscillator",
-        f"  system  dx1/dt = x2, dx2/dt = {form}, lambda = {settings.lam:g},",
-        f"          forward Euler, dt = {settings.step:g}",
-        f"  data    learning, generalisation and simulation phases, each {settings.n_trajectories} "
-        f"trajectories x {settings.n_steps} steps;",
-        f"          initial states in [-{box:g}, {box:g}]^2, new for every phase and repeat:",
-        "          " + _TRAIN_DESIGN_TEXT[settings.train_design],
-        "  target  " + ("x(k) - x(k-1) (the increment), x(k) = x(k-1) + f(x(k-1))"
-                        if settings.target == "increment" else "x(k) (as in the paper)"),
-        f"  models  SLM with {settings.n_rules} rules, ELM (order 0) with {settings.elm_nodes} RBF "
-        "nodes: the same number of free parameters;",
-        f"          a_i ~ N(0, {settings.center_variance:g} I), "
-        f"b_i ~ U({settings.width_range[0]:g}, {settings.width_range[1]:g}), "
-        "drawn anew every repeat",
-        "  solvers 'pinv' (the paper's pinv(K) * Y) and 'lstsq' (exact least squares, QR-based)",
-        f"  runs    {settings.repeats} repeat(s), seed {settings.seed}; means over the repeats; "
-        f"timings after one untimed warm-up fit;",
-        f"          Python {platform.python_version()}, numpy {np.__version__}, "
-        f"{os.cpu_count()} CPU(s); the paper: 100 runs, MATLAB, 2.80 GHz",
-    ])
+    return "\n".join(
+        [
+            "The paper's experiment (section 6, Table 1): SLM against ELM on the Van der Pol oscillator",
+            f"  system  dx1/dt = x2, dx2/dt = {form}, lambda = {settings.lam:g},",
+            f"          forward Euler, dt = {settings.step:g}",
+            f"  data    learning, generalisation and simulation phases, each {settings.n_trajectories} "
+            f"trajectories x {settings.n_steps} steps;",
+            f"          initial states in [-{box:g}, {box:g}]^2, new for every phase and repeat:",
+            "          " + _TRAIN_DESIGN_TEXT[settings.train_design],
+            "  target  "
+            + (
+                "x(k) - x(k-1) (the increment), x(k) = x(k-1) + f(x(k-1))"
+                if settings.target == "increment"
+                else "x(k) (as in the paper)"
+            ),
+            f"  models  SLM with {settings.n_rules} rules, ELM (order 0) with {settings.elm_nodes} RBF "
+            "nodes: the same number of free parameters;",
+            f"          a_i ~ N(0, {settings.center_variance:g} I), "
+            f"b_i ~ U({settings.width_range[0]:g}, {settings.width_range[1]:g}), "
+            "drawn anew every repeat",
+            "  solvers 'pinv' (the paper's pinv(K) * Y) and 'lstsq' (exact least squares, QR-based)",
+            f"  runs    {settings.repeats} repeat(s), seed {settings.seed}; means over the repeats; "
+            f"timings after one untimed warm-up fit;",
+            f"          Python {platform.python_version()}, numpy {np.__version__}, "
+            f"{os.cpu_count()} CPU(s); the paper: 100 runs, MATLAB, 2.80 GHz",
+        ]
+    )
 
 
 def progress_printer(stream, *, label="randomts demo"):
@@ -641,7 +699,9 @@ def progress_printer(stream, *, label="randomts demo"):
     def report(done, total):
         elapsed = time.perf_counter() - start
         remaining = elapsed / done * (total - done)
-        text = f"{label}: repeat {done}/{total}, {elapsed:.0f} s elapsed, about {remaining:.0f} s left"
+        text = (
+            f"{label}: repeat {done}/{total}, {elapsed:.0f} s elapsed, about {remaining:.0f} s left"
+        )
         if interactive:
             stream.write("\r" + text + ("\n" if done == total else ""))
         elif done == total or done % max(1, total // 10) == 0:
@@ -651,9 +711,19 @@ def progress_printer(stream, *, label="randomts demo"):
     return report
 
 
-def run_demo(*, repeats=10, seed=0, n_rules=100, initial_box=2.0,
-             train_design="latin-hypercube+rest", target="increment", json_path=None,
-             figures_dir=None, show_rules=2, progress=None):
+def run_demo(
+    *,
+    repeats=10,
+    seed=0,
+    n_rules=100,
+    initial_box=2.0,
+    train_design="latin-hypercube+rest",
+    target="increment",
+    json_path=None,
+    figures_dir=None,
+    show_rules=2,
+    progress=None,
+):
     """The main job: reproduce the paper's Table 1 and describe it.
 
     Parameters
@@ -693,8 +763,14 @@ def run_demo(*, repeats=10, seed=0, n_rules=100, initial_box=2.0,
     >>> "MSE during simulation" in report
     True
     """
-    settings = Table1Settings(repeats=repeats, seed=seed, n_rules=n_rules, initial_box=initial_box,
-                              train_design=train_design, target=target)
+    settings = Table1Settings(
+        repeats=repeats,
+        seed=seed,
+        n_rules=n_rules,
+        initial_box=initial_box,
+        train_design=train_design,
+        target=target,
+    )
     if json_path is not None:
         parent = os.path.dirname(os.path.abspath(os.fspath(json_path)))
         if not os.path.isdir(parent):

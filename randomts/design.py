@@ -20,7 +20,6 @@ from . import membership as _membership
 __all__ = ["design_matrix", "design_rows_writer", "split_coefficients", "stack_coefficients"]
 
 
-
 def design_matrix(weights, X, *, order=1, out=None):
     """Build ``K`` from firing strengths and inputs, without a loop over samples.
 

@@ -125,10 +125,18 @@ def jacobian(model, X):
     """
     rule_base = as_rule_base(model, "jacobian")
     one_point = np.ndim(X) == 1
-    X = check_matrix(np.atleast_2d(X) if one_point else X, "X", n_columns=rule_base.n_features,
-                     owner="this rule base")
+    X = check_matrix(
+        np.atleast_2d(X) if one_point else X,
+        "X",
+        n_columns=rule_base.n_features,
+        owner="this rule base",
+    )
     J = rule_base_jacobian(
-        X, rule_base.centers, rule_base.sigmas, rule_base.coef, rule_base.intercept,
+        X,
+        rule_base.centers,
+        rule_base.sigmas,
+        rule_base.coef,
+        rule_base.intercept,
         normalize=rule_base.normalize,
     )
     return J[0] if one_point else J
@@ -171,8 +179,12 @@ def linearize(model, state, inputs=None):
     """
     rule_base = as_rule_base(model, "linearize")
     one_point = np.ndim(state) == 1
-    S = check_matrix(np.atleast_2d(state) if one_point else state, "state", column_label="states",
-                     owner="linearize")
+    S = check_matrix(
+        np.atleast_2d(state) if one_point else state,
+        "state",
+        column_label="states",
+        owner="linearize",
+    )
     if inputs is None:
         U = np.empty((S.shape[0], 0))
     else:
@@ -181,8 +193,12 @@ def linearize(model, state, inputs=None):
                 f"state and inputs must both be 1-D (one point) or both 2-D (many points); got "
                 f"state of shape {np.shape(state)} and inputs of shape {np.shape(inputs)}."
             )
-        U = check_matrix(np.atleast_2d(inputs) if one_point else inputs, "inputs",
-                         column_label="inputs", owner="linearize")
+        U = check_matrix(
+            np.atleast_2d(inputs) if one_point else inputs,
+            "inputs",
+            column_label="inputs",
+            owner="linearize",
+        )
         if U.shape[0] != S.shape[0]:
             raise ValueError(
                 f"state and inputs must hold the same number of points; got {S.shape[0]} and "

@@ -69,7 +69,9 @@ def _check_names(names, name):
         names = (names,)
     names = tuple(names)
     if not names or not all(isinstance(n, str) and n.strip() for n in names):
-        raise ValueError(f"The {name!r} parameter of NARX must hold non-empty strings; got {names!r}.")
+        raise ValueError(
+            f"The {name!r} parameter of NARX must hold non-empty strings; got {names!r}."
+        )
     if len(set(names)) != len(names):
         raise ValueError(f"The {name!r} parameter of NARX must hold distinct names; got {names!r}.")
     return names
@@ -129,7 +131,9 @@ class NARX:
         self.y_lags = _check_lags(y_lags, "y_lags", minimum=1)
         self.u_lags = _check_lags(u_lags, "u_lags", minimum=0)
         if not self.y_lags and not self.u_lags:
-            raise ValueError("A NARX model needs at least one lag: y_lags and u_lags are both empty.")
+            raise ValueError(
+                "A NARX model needs at least one lag: y_lags and u_lags are both empty."
+            )
         self.output_names = _check_names(output_names, "output_names")
         self.input_names = _check_names(input_names, "input_names") if self.u_lags else ()
         self.max_lag = max(self.y_lags + self.u_lags)
@@ -191,8 +195,14 @@ class NARX:
                 f"Input {name} must have the shape {layout} with {n_variables} variable(s); "
                 f"got shape {values.shape}."
             )
-        arr = check_matrix(values, name, ndim=3, n_columns=n_variables, column_label="variables",
-                           owner="this NARX structure")
+        arr = check_matrix(
+            values,
+            name,
+            ndim=3,
+            n_columns=n_variables,
+            column_label="variables",
+            owner="this NARX structure",
+        )
         if arr.shape[1] < min_steps:
             raise ValueError(
                 f"Input {name} has {arr.shape[1]} time steps (shape={arr.shape}) while this NARX "
@@ -203,7 +213,9 @@ class NARX:
     def _inputs(self, u, n_trajectories, n_steps):
         if not self.u_lags:
             if u is not None:
-                raise ValueError("This NARX structure has no input lags (u_lags=0), but u was given.")
+                raise ValueError(
+                    "This NARX structure has no input lags (u_lags=0), but u was given."
+                )
             return None
         if u is None:
             raise ValueError(f"This NARX structure has input lags {self.u_lags}; u is required.")
@@ -217,9 +229,15 @@ class NARX:
 
     def _columns(self, Yt, Ut, start, stop):
         """Regressors of every target time ``k`` in ``[start, stop)``, trajectory by trajectory."""
-        blocks = [Yt[:, start - lag : stop - lag, m] for m in range(self.n_outputs) for lag in self.y_lags]
+        blocks = [
+            Yt[:, start - lag : stop - lag, m] for m in range(self.n_outputs) for lag in self.y_lags
+        ]
         if Ut is not None:
-            blocks += [Ut[:, start - lag : stop - lag, p] for p in range(self.n_inputs) for lag in self.u_lags]
+            blocks += [
+                Ut[:, start - lag : stop - lag, p]
+                for p in range(self.n_inputs)
+                for lag in self.u_lags
+            ]
         return np.stack(blocks, axis=2)
 
     def _previous_output_columns(self):
@@ -290,7 +308,10 @@ class NARX:
         ('y(k-1)', 'y(k-2)', 'u(k-1)')
         """
         rule_base = as_rule_base(rule_base, "NARX.name_rules")
-        if rule_base.n_features != len(self.regressor_names) or rule_base.n_outputs != self.n_outputs:
+        if (
+            rule_base.n_features != len(self.regressor_names)
+            or rule_base.n_outputs != self.n_outputs
+        ):
             raise ValueError(
                 f"The rule base has {rule_base.n_features} inputs and {rule_base.n_outputs} outputs; "
                 f"this NARX structure has {len(self.regressor_names)} regressors and "
@@ -366,8 +387,9 @@ class NARX:
         >>> narx.simulate(rb, [[2.0]], u=[[1.0, 1.0, 0.0, 0.0]]).round(9)
         array([[2., 2., 2., 1.]])
         """
-        Yt, two_d = self._trajectories(initial_outputs, "initial_outputs", self.n_outputs,
-                                       min_steps=self.max_lag)
+        Yt, two_d = self._trajectories(
+            initial_outputs, "initial_outputs", self.n_outputs, min_steps=self.max_lag
+        )
         n_trajectories = Yt.shape[0]
         if n_steps is None:
             if u is None:
@@ -421,8 +443,13 @@ class NARX:
                 "This NARX structure has no output lags, so no state to linearise in; use "
                 "randomts.linearization.jacobian for the derivatives with respect to the inputs."
             )
-        point = check_matrix(regressor, "regressor", ndim=np.ndim(regressor) or 1,
-                             n_columns=len(self.regressor_names), owner="this NARX structure")
+        point = check_matrix(
+            regressor,
+            "regressor",
+            ndim=np.ndim(regressor) or 1,
+            n_columns=len(self.regressor_names),
+            owner="this NARX structure",
+        )
         split = self.n_state_columns
         local = linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
         if self.target == "increment":

@@ -435,8 +435,11 @@ class RuleBase:
         new = RuleBase(**arguments)
         for name, count in (("input_range", new.n_features), ("output_range", new.n_outputs)):
             kept = getattr(self, name)
-            if name not in changes and getattr(new, name) is None and kept is not None and (
-                kept.shape[0] == count
+            if (
+                name not in changes
+                and getattr(new, name) is None
+                and kept is not None
+                and (kept.shape[0] == count)
             ):
                 setattr(new, f"_{name}", kept)
         return new
@@ -814,9 +817,7 @@ class RuleBase:
                         )
                     else:
                         W = strengths[:m]
-                        _membership._log_strengths_block(
-                            Xc, self._centers, inv_sigmas, W, work[:m]
-                        )
+                        _membership._log_strengths_block(Xc, self._centers, inv_sigmas, W, work[:m])
                         np.exp(W, out=W)
                     if linear:
                         offset = start - unit_start
@@ -855,9 +856,7 @@ class RuleBase:
         X = self._check_X(X)
         return design_matrix(self.firing_strengths(X), X, order=order)
 
-    def fit_consequents(
-        self, X, Y, *, order=1, solver="lstsq", alpha=0.0, n_jobs=None
-    ) -> RuleBase:
+    def fit_consequents(self, X, Y, *, order=1, solver="lstsq", alpha=0.0, n_jobs=None) -> RuleBase:
         """Fit the consequents of these antecedents to data, in one shot.
 
         Solves ``Gamma = K^+ Y`` (or its ridge version) and returns a new rule
@@ -981,9 +980,7 @@ class RuleBase:
                     f"drop {sorted(given)} or use lossless=False."
                 )
             return format_rules(self, precision=None)
-        return describe_rules(
-            self, precision, labels=labels, centered=centered, X=X, top=top
-        )
+        return describe_rules(self, precision, labels=labels, centered=centered, X=X, top=top)
 
     def _repr_html_(self) -> str:
         """The rules as a compact HTML table, for notebooks (:func:`randomts.text.format_html`)."""

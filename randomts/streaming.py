@@ -32,7 +32,6 @@ from .solvers import SOLVERS
 __all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
 
 
-
 class ConsequentStream:
     """The consequents of fixed antecedents, fitted from chunks of rows.
 

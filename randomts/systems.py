@@ -65,8 +65,13 @@ def van_der_pol(initial_states, n_steps, *, step=0.01, lam=1.0, form="standard")
     """
     if np.ndim(initial_states) == 1:
         initial_states = [initial_states]
-    X0 = check_matrix(initial_states, "initial_states", n_columns=2, column_label="state variables",
-                      owner="van_der_pol")
+    X0 = check_matrix(
+        initial_states,
+        "initial_states",
+        n_columns=2,
+        column_label="state variables",
+        owner="van_der_pol",
+    )
     n_steps = check_int(n_steps, "n_steps", low=1)
     step = check_real(step, "step", low=0.0, low_inclusive=False)
     lam = check_real(lam, "lam")
@@ -118,8 +123,12 @@ def narendra_parthasarathy(u, initial_outputs=None):
     [0.0, 1.0, 0.5, 1.6666666666666665]
     """
     one_trajectory = np.ndim(u) == 1
-    U = check_matrix(np.atleast_2d(u) if one_trajectory else u, "u", column_label="steps",
-                     owner="narendra_parthasarathy")
+    U = check_matrix(
+        np.atleast_2d(u) if one_trajectory else u,
+        "u",
+        column_label="steps",
+        owner="narendra_parthasarathy",
+    )
     n_trajectories, n_steps = U.shape
     if n_steps < 2:
         raise ValueError(
@@ -128,8 +137,13 @@ def narendra_parthasarathy(u, initial_outputs=None):
     if initial_outputs is None:
         initial = np.zeros((n_trajectories, 2))
     else:
-        initial = check_matrix(np.atleast_2d(initial_outputs), "initial_outputs", n_columns=2,
-                               column_label="initial outputs", owner="narendra_parthasarathy")
+        initial = check_matrix(
+            np.atleast_2d(initial_outputs),
+            "initial_outputs",
+            n_columns=2,
+            column_label="initial outputs",
+            owner="narendra_parthasarathy",
+        )
         if initial.shape[0] == 1:
             initial = np.repeat(initial, n_trajectories, axis=0)
         if initial.shape[0] != n_trajectories:

@@ -217,9 +217,7 @@ def test_a_factor_too_large_for_memory_is_refused_before_allocating():
     with pytest.raises(MemoryError, match=r"n_rules=200000 with 2 inputs.*GiB"):
         rb.fit_consequents(X, np.zeros(10))
     with pytest.raises(MemoryError, match="n_rules=200000"):
-        RandomTSRegressor.paper(n_rules=200_000, random_state=0).fit(
-            np.ones((10, 2)), np.ones(10)
-        )
+        RandomTSRegressor.paper(n_rules=200_000, random_state=0).fit(np.ones((10, 2)), np.ones(10))
 
 
 def test_inputs_where_no_rule_fires_are_an_error_not_a_zero_model():

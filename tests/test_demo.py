@@ -36,8 +36,18 @@ def demo_run(tmp_path_factory):
     stdout = io.StringIO()
     capture.setattr(sys, "stdout", stdout)
     try:
-        code = main(["demo", "--repeats", str(REPEATS), "--json", str(json_path),
-                     "--figures", str(figures), "--quiet"])
+        code = main(
+            [
+                "demo",
+                "--repeats",
+                str(REPEATS),
+                "--json",
+                str(json_path),
+                "--figures",
+                str(figures),
+                "--quiet",
+            ]
+        )
     finally:
         capture.undo()
     return code, stdout.getvalue(), json.loads(json_path.read_text()), figures
@@ -52,14 +62,20 @@ def test_json_has_exactly_the_issue_keys(demo_run):
     assert code == 0
     assert set(document) == {"rows", "settings"}
     assert [(r["model"], r["solver"]) for r in document["rows"]] == [
-        ("SLM", "pinv"), ("SLM", "lstsq"), ("ELM", "pinv"), ("ELM", "lstsq")]
+        ("SLM", "pinv"),
+        ("SLM", "lstsq"),
+        ("ELM", "pinv"),
+        ("ELM", "lstsq"),
+    ]
     for row in document["rows"]:
         assert list(row) == list(ROW_KEYS)
         assert row["n_rules"] == (100 if row["model"] == "SLM" else 300)
         assert 0 < row["solve_seconds"] < row["fit_seconds"]
     settings = document["settings"]
     assert settings["repeats"] == REPEATS and settings["n_trajectories"] == 10
-    assert settings["n_steps"] == 1000 and settings["form"] == "standard" and settings["step"] == 0.01
+    assert (
+        settings["n_steps"] == 1000 and settings["form"] == "standard" and settings["step"] == 0.01
+    )
     assert settings["train_design"] == "latin-hypercube+rest" and settings["target"] == "increment"
     assert settings["target_names"] == ["x1(k)-x1(k-1)", "x2(k)-x2(k-1)"]
     assert settings["initial_states"].startswith("training: latin-hypercube+rest on [-2.0, 2.0]^2")
@@ -100,7 +116,9 @@ def test_increments_lower_the_pinv_rounding_floor(demo_run, paper_formulation):
     """The default fits x(k) - x(k-1), about dt = 0.01 times x(k): pinv's floor drops with it."""
     rows = rows_by_key(demo_run[2])
     for model in ("SLM", "ELM"):
-        assert rows[model, "pinv"]["mse_train"] < 1e-3 * paper_formulation[model, "pinv"]["mse_train"]
+        assert (
+            rows[model, "pinv"]["mse_train"] < 1e-3 * paper_formulation[model, "pinv"]["mse_train"]
+        )
         # measured 1.0e-16 against 3.0e-21 (SLM)
         assert rows[model, "pinv"]["mse_train"] > 1e3 * rows[model, "lstsq"]["mse_train"]
 
@@ -108,7 +126,16 @@ def test_increments_lower_the_pinv_rounding_floor(demo_run, paper_formulation):
 def test_printed_table_sets_ours_beside_the_paper(demo_run):
     text = demo_run[1]
     assert "SLM paper    SLM pinv    SLM lstsq    ELM paper    ELM pinv    ELM lstsq" in text
-    for figure in ("9.095", "17.87", "1.804", "1.551", "2.39e-11", "2.26e-10", "7.61e-05", "3.15e-09"):
+    for figure in (
+        "9.095",
+        "17.87",
+        "1.804",
+        "1.551",
+        "2.39e-11",
+        "2.26e-10",
+        "7.61e-05",
+        "3.15e-09",
+    ):
         assert figure in text
     assert "standard" in text and "dt = 0.01" in text and "[-2, 2]^2" in text
     assert "times below the paper's" in text and "IF x1(k-1) is G(" in text
@@ -215,8 +242,10 @@ def test_training_starts_form_a_latin_hypercube_and_the_others_do_not_need_to(se
 
 
 def test_cli_train_design(capsys):
-    assert main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--train-design",
-                 "uniform"]) == 0
+    assert (
+        main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--train-design", "uniform"])
+        == 0
+    )
     assert "uniform at random" in capsys.readouterr().out
     assert main(["demo", "--train-design", "sobol"]) == 2  # usage error
     assert "invalid choice: 'sobol'" in capsys.readouterr().err
@@ -246,7 +275,9 @@ def test_initial_state_design_example_measures_its_configurations():
     assert np.all(np.isfinite(generalisation)) and np.all(generalisation > 0)
     again = per_run_mse("latin-hypercube+rest", 2, "increment", **small)[1]
     assert np.array_equal(simulation, again, equal_nan=True)  # the demo's seeds: reproducible
-    others = [per_run_mse(design, 2, target, **small)[1]
-              for design, target in namespace["CONFIGURATIONS"][1:]]
+    others = [
+        per_run_mse(design, 2, target, **small)[1]
+        for design, target in namespace["CONFIGURATIONS"][1:]
+    ]
     for other in others:
         assert not np.array_equal(simulation, other, equal_nan=True)

@@ -1,5 +1,4 @@
 import itertools
-import warnings
 
 import numpy as np
 import pytest
@@ -9,7 +8,6 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 
 SETTINGS = [
     RandomTSRegressor(),
@@ -94,11 +92,15 @@ def test_standardised_fit_gives_an_equivalent_rule_base_in_original_units(seed):
     model = RandomTSRegressor.paper(n_rules=20, standardize=True, random_state=seed).fit(X, y)
     meta = model.rule_base_.metadata
     mean, scale = np.array(meta["input_mean"]), np.array(meta["input_scale"])
-    internal = RuleBase.random(n_features=2, n_rules=20, random_state=seed).fit_consequents((X - mean) / scale, y)
+    internal = RuleBase.random(n_features=2, n_rules=20, random_state=seed).fit_consequents(
+        (X - mean) / scale, y
+    )
     terms = np.abs(internal.contributions((X - mean) / scale)).sum(axis=1)[:, 0]
     diff = model.predict(X) - internal.predict((X - mean) / scale)[:, 0]
     assert np.all(np.abs(diff) <= 1e-12 * terms + 1e-300)
-    np.testing.assert_allclose(model.rule_base_.centers, internal.centers * scale + mean, rtol=1e-15)
+    np.testing.assert_allclose(
+        model.rule_base_.centers, internal.centers * scale + mean, rtol=1e-15
+    )
     assert model.score(X, y) > 0.99
 
 
@@ -132,7 +134,9 @@ def test_dataframe_names_become_rule_names():
 def test_pipeline_and_grid_search():
     X, y = sine_data(1, n=200)
     pipe = make_pipeline(MinMaxScaler(), RandomTSRegressor(random_state=0))
-    search = GridSearchCV(pipe, {"randomtsregressor__n_rules": [3, 15], "randomtsregressor__alpha": [0.0, 1e-6]}, cv=3)
+    search = GridSearchCV(
+        pipe, {"randomtsregressor__n_rules": [3, 15], "randomtsregressor__alpha": [0.0, 1e-6]}, cv=3
+    )
     search.fit(X, y)
     assert search.best_params_["randomtsregressor__n_rules"] == 15
     assert search.score(X, y) > 0.99
@@ -140,7 +144,11 @@ def test_pipeline_and_grid_search():
 
 @pytest.mark.parametrize(
     "centers, extra",
-    [("uniform", {"center_bounds": (-2.0, 2.0), "standardize": False}), ("data", {}), ("samples", {})],
+    [
+        ("uniform", {"center_bounds": (-2.0, 2.0), "standardize": False}),
+        ("data", {}),
+        ("samples", {}),
+    ],
 )
 def test_centre_distributions(centers, extra):
     X, y = sine_data()
@@ -153,18 +161,66 @@ def test_centre_distributions(centers, extra):
 @pytest.mark.parametrize(
     "params, error, message",
     [
-        ({"n_rules": 0}, ValueError, r"The 'n_rules' parameter of RandomTSRegressor must be an int in the range \[1, inf\). Got 0 instead."),
-        ({"n_rules": 2.5}, TypeError, r"The 'n_rules' parameter of RandomTSRegressor must be an int in the range \[1, inf\). Got 2.5 \(float\) instead."),
-        ({"order": 2}, ValueError, r"The 'order' parameter of RandomTSRegressor must be an int among \[0, 1\]. Got 2 instead."),
-        ({"solver": "qr"}, ValueError, r"The 'solver' parameter of RandomTSRegressor must be a str among \{'lstsq', 'pinv', 'cholesky'\}. Got 'qr' instead."),
-        ({"alpha": -1.0}, ValueError, r"The 'alpha' parameter of RandomTSRegressor must be a finite real number in the range \[0.0, inf\). Got -1.0 instead."),
-        ({"normalize": "yes"}, TypeError, "The 'normalize' parameter of RandomTSRegressor must be a bool. Got 'yes' instead."),
-        ({"centers": "data2"}, ValueError, r"The 'centers' parameter of RandomTSRegressor must be a str among \{'samples', 'normal', 'uniform', 'data'\}"),
-        ({"alpha": "best"}, ValueError, "The 'alpha' parameter of RandomTSRegressor must be 'auto' or a float >= 0. Got 'best' instead."),
-        ({"n_jobs": 0}, ValueError, r"The 'n_jobs' parameter of RandomTSRegressor must be None, a positive int or a negative int \(-1: all CPUs\). Got 0 instead."),
-        ({"centers": "uniform"}, ValueError, "The 'center_bounds' parameter of RandomTSRegressor is required when centers='uniform'"),
-        ({"center_scale": 0.0}, ValueError, r"The 'center_scale' parameter of RandomTSRegressor must be a finite real number in the range \(0.0, inf\)"),
-        ({"width_range": (0.0, 0.0)}, ValueError, "The 'width_range' parameter of RandomTSRegressor must be a pair"),
+        (
+            {"n_rules": 0},
+            ValueError,
+            r"The 'n_rules' parameter of RandomTSRegressor must be an int in the range \[1, inf\). Got 0 instead.",
+        ),
+        (
+            {"n_rules": 2.5},
+            TypeError,
+            r"The 'n_rules' parameter of RandomTSRegressor must be an int in the range \[1, inf\). Got 2.5 \(float\) instead.",
+        ),
+        (
+            {"order": 2},
+            ValueError,
+            r"The 'order' parameter of RandomTSRegressor must be an int among \[0, 1\]. Got 2 instead.",
+        ),
+        (
+            {"solver": "qr"},
+            ValueError,
+            r"The 'solver' parameter of RandomTSRegressor must be a str among \{'lstsq', 'pinv', 'cholesky'\}. Got 'qr' instead.",
+        ),
+        (
+            {"alpha": -1.0},
+            ValueError,
+            r"The 'alpha' parameter of RandomTSRegressor must be a finite real number in the range \[0.0, inf\). Got -1.0 instead.",
+        ),
+        (
+            {"normalize": "yes"},
+            TypeError,
+            "The 'normalize' parameter of RandomTSRegressor must be a bool. Got 'yes' instead.",
+        ),
+        (
+            {"centers": "data2"},
+            ValueError,
+            r"The 'centers' parameter of RandomTSRegressor must be a str among \{'samples', 'normal', 'uniform', 'data'\}",
+        ),
+        (
+            {"alpha": "best"},
+            ValueError,
+            "The 'alpha' parameter of RandomTSRegressor must be 'auto' or a float >= 0. Got 'best' instead.",
+        ),
+        (
+            {"n_jobs": 0},
+            ValueError,
+            r"The 'n_jobs' parameter of RandomTSRegressor must be None, a positive int or a negative int \(-1: all CPUs\). Got 0 instead.",
+        ),
+        (
+            {"centers": "uniform"},
+            ValueError,
+            "The 'center_bounds' parameter of RandomTSRegressor is required when centers='uniform'",
+        ),
+        (
+            {"center_scale": 0.0},
+            ValueError,
+            r"The 'center_scale' parameter of RandomTSRegressor must be a finite real number in the range \(0.0, inf\)",
+        ),
+        (
+            {"width_range": (0.0, 0.0)},
+            ValueError,
+            "The 'width_range' parameter of RandomTSRegressor must be a pair",
+        ),
         ({"random_state": "x"}, TypeError, "The 'random_state' parameter must be None, an int"),
     ],
 )
@@ -192,7 +248,10 @@ def test_bad_training_data(X, y, error, message):
 def test_wrong_feature_count_at_predict():
     X, y = sine_data(n=50)
     model = RandomTSRegressor(n_rules=3).fit(X, y)
-    with pytest.raises(ValueError, match="X has 3 features, but RandomTSRegressor is expecting 2 features as input."):
+    with pytest.raises(
+        ValueError,
+        match="X has 3 features, but RandomTSRegressor is expecting 2 features as input.",
+    ):
         model.predict(np.zeros((2, 3)))
 
 
@@ -202,7 +261,12 @@ def test_van_der_pol_training_mse(van_der_pol_data, solver, bound):
     X, Y = van_der_pol_data
     mse = []
     for seed in range(3):
-        model = RandomTSRegressor.paper(n_rules=100, solver=solver, alpha=1e-12 if solver == "cholesky" else 0.0, random_state=seed)
+        model = RandomTSRegressor.paper(
+            n_rules=100,
+            solver=solver,
+            alpha=1e-12 if solver == "cholesky" else 0.0,
+            random_state=seed,
+        )
         mse.append(np.mean((model.fit(X, Y).predict(X) - Y) ** 2))
     assert max(mse) <= bound, mse
 
@@ -223,7 +287,9 @@ def test_array_api_dispatch_with_numpy_inputs():
         "print('array api check passed', len(ran))\n"
     )
     env = dict(os.environ, SCIPY_ARRAY_API="1")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "array api check passed" in done.stdout
 

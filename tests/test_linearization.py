@@ -52,20 +52,30 @@ def test_one_rule_closed_form(x):
 
 def test_weighted_average_of_two_rules_closed_form():
     """v1 = w1 / (w1 + w2) with equal widths is a logistic in x: f = y2 + v1 (y1 - y2)."""
-    rule_base = RuleBase(centers=[[-1.0], [1.0]], sigmas=[[1.0], [1.0]], coef=[[[2.0]], [[-1.0]]],
-                         intercept=[[0.5], [3.0]], normalize=True)
+    rule_base = RuleBase(
+        centers=[[-1.0], [1.0]],
+        sigmas=[[1.0], [1.0]],
+        coef=[[[2.0]], [[-1.0]]],
+        intercept=[[0.5], [3.0]],
+        normalize=True,
+    )
     x = np.linspace(-3, 3, 13)
     v1 = 1.0 / (1.0 + np.exp(2.0 * x))  # log w1 - log w2 = -2 x
     y1, y2 = 2.0 * x + 0.5, -x + 3.0
     dv1 = -2.0 * v1 * (1.0 - v1)
     expected = dv1 * (y1 - y2) + v1 * 2.0 + (1.0 - v1) * (-1.0)
-    np.testing.assert_allclose(jacobian(rule_base, x[:, None])[:, 0, 0], expected, rtol=1e-13,
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        jacobian(rule_base, x[:, None])[:, 0, 0], expected, rtol=1e-13, atol=1e-15
+    )
 
 
 def test_far_from_every_centre_weighted_average_tends_to_the_nearest_slopes():
-    rule_base = RuleBase(centers=[[0.0, 0.0], [1e159, 1e159]], sigmas=[[0.1, 0.1], [0.1, 0.1]],
-                         coef=[[[1.0, 2.0]], [[3.0, 4.0]]], normalize=True)
+    rule_base = RuleBase(
+        centers=[[0.0, 0.0], [1e159, 1e159]],
+        sigmas=[[0.1, 0.1], [0.1, 0.1]],
+        coef=[[[1.0, 2.0]], [[3.0, 4.0]]],
+        normalize=True,
+    )
     # the squared scaled distances overflow: log w = -inf for every rule, the nearest takes all
     assert np.isneginf(rule_base.log_firing_strengths([[1e160, 1e160]])).all()
     J = jacobian(rule_base, [[1e160, 1e160], [50.0, 50.0]])
@@ -129,11 +139,27 @@ def test_identified_van_der_pol_model_linearises_to_the_euler_map():
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda rb: jacobian(rb, [[0.0, 1.0]]), ValueError, "X has 2 features, but this rule base is expecting 3"),
-        (lambda rb: jacobian("model", [[0.0]]), TypeError, "jacobian needs a RuleBase or a fitted randomts estimator; got str"),
-        (lambda rb: linearize(rb, [0.0, 1.0]), ValueError, "must together make the model's 3 inputs"),
+        (
+            lambda rb: jacobian(rb, [[0.0, 1.0]]),
+            ValueError,
+            "X has 2 features, but this rule base is expecting 3",
+        ),
+        (
+            lambda rb: jacobian("model", [[0.0]]),
+            TypeError,
+            "jacobian needs a RuleBase or a fitted randomts estimator; got str",
+        ),
+        (
+            lambda rb: linearize(rb, [0.0, 1.0]),
+            ValueError,
+            "must together make the model's 3 inputs",
+        ),
         (lambda rb: linearize(rb, [[0.0, 1.0]], [0.0]), ValueError, "both be 1-D"),
-        (lambda rb: linearize(rb, [[0.0, 1.0]], [[0.0], [1.0]]), ValueError, "same number of points"),
+        (
+            lambda rb: linearize(rb, [[0.0, 1.0]], [[0.0], [1.0]]),
+            ValueError,
+            "same number of points",
+        ),
         (lambda rb: linearize(rb, [np.nan, 0.0], [0.0]), ValueError, "Input state contains NaN"),
     ],
 )

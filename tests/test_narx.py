@@ -33,8 +33,16 @@ def test_regressors_match_a_loop_over_trajectories_and_times():
     rows, targets = [], []
     for r in range(3):
         for k in range(3, 12):
-            rows.append([y[r, k - 1, 0], y[r, k - 2, 0], y[r, k - 1, 1], y[r, k - 2, 1],
-                         u[r, k, 0], u[r, k - 3, 0]])
+            rows.append(
+                [
+                    y[r, k - 1, 0],
+                    y[r, k - 2, 0],
+                    y[r, k - 1, 1],
+                    y[r, k - 2, 1],
+                    u[r, k, 0],
+                    u[r, k - 3, 0],
+                ]
+            )
             targets.append(y[r, k])
     np.testing.assert_array_equal(X, rows)
     np.testing.assert_array_equal(Y, targets)
@@ -50,8 +58,12 @@ def test_no_row_mixes_two_trajectories():
     X, Y = NARX(y_lags=3, u_lags=2).regressors(y, u)
     assert X.shape == (4 * 17, 5)
     trajectory = np.floor(Y[:, 0] / 1000)
-    np.testing.assert_array_equal(np.floor(X[:, :3] / 1000), np.repeat(trajectory[:, None], 3, axis=1))
-    np.testing.assert_array_equal(np.floor(-X[:, 3:] / 1000), np.repeat(trajectory[:, None], 2, axis=1))
+    np.testing.assert_array_equal(
+        np.floor(X[:, :3] / 1000), np.repeat(trajectory[:, None], 3, axis=1)
+    )
+    np.testing.assert_array_equal(
+        np.floor(-X[:, 3:] / 1000), np.repeat(trajectory[:, None], 2, axis=1)
+    )
     np.testing.assert_array_equal(Y[:, 0] - X[:, 0], 1.0)  # y(k) - y(k-1)
 
 
@@ -63,7 +75,9 @@ def test_simulating_the_true_plant_reproduces_it():
     simulated = narx.simulate(NarendraPlant(), y[:, :2], u)
     assert simulated.shape == y.shape
     np.testing.assert_allclose(simulated, y, rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(narx.predict_one_step(NarendraPlant(), y, u), y[:, 2:], rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(
+        narx.predict_one_step(NarendraPlant(), y, u), y[:, 2:], rtol=1e-13, atol=1e-13
+    )
 
 
 def test_simulating_the_true_euler_map_reproduces_van_der_pol():
@@ -75,8 +89,12 @@ def test_simulating_the_true_euler_map_reproduces_van_der_pol():
 
 def test_simulate_with_a_rule_base_is_the_step_by_step_loop():
     rng = np.random.default_rng(3)
-    rb = RuleBase(rng.normal(size=(5, 3)), np.full((5, 3), 2.0), 0.3 * rng.normal(size=(5, 1, 3)),
-                  0.1 * rng.normal(size=(5, 1)))
+    rb = RuleBase(
+        rng.normal(size=(5, 3)),
+        np.full((5, 3), 2.0),
+        0.3 * rng.normal(size=(5, 1, 3)),
+        0.1 * rng.normal(size=(5, 1)),
+    )
     narx = NARX(y_lags=2, u_lags=1)
     u = rng.normal(size=(4, 30))
     initial = rng.normal(size=(4, 2))
@@ -107,7 +125,9 @@ def test_identify_the_narendra_plant_with_an_slm(seed):
     u_train = rng.uniform(-2, 2, size=(6, 400))
     y_train = narendra_parthasarathy(u_train)
     narx = NARX(y_lags=2, u_lags=1)
-    model = RandomTSRegressor.paper(n_rules=60, random_state=seed).fit(*narx.regressors(y_train, u_train))
+    model = RandomTSRegressor.paper(n_rules=60, random_state=seed).fit(
+        *narx.regressors(y_train, u_train)
+    )
     k = np.arange(500)
     u_test = np.sin(2 * np.pi * k / 25)[None]
     y_test = narendra_parthasarathy(u_test)
@@ -126,8 +146,10 @@ def test_estimator_and_its_rule_base_give_the_same_simulation():
     states = van_der_pol(np.random.default_rng(5).uniform(-2, 2, size=(4, 2)), 200)
     narx = NARX(y_lags=1, output_names=("x1", "x2"))
     model = RandomTSRegressor(n_rules=20, random_state=0).fit(*narx.regressors(states))
-    np.testing.assert_array_equal(narx.simulate(model, states[:, :1], n_steps=200),
-                                  narx.simulate(model.rule_base_, states[:, :1], n_steps=200))
+    np.testing.assert_array_equal(
+        narx.simulate(model, states[:, :1], n_steps=200),
+        narx.simulate(model.rule_base_, states[:, :1], n_steps=200),
+    )
 
 
 def test_linearize_splits_state_and_input_columns():
@@ -143,26 +165,57 @@ def test_linearize_splits_state_and_input_columns():
     "make, error, match",
     [
         (lambda: NARX(y_lags=0, u_lags=0), ValueError, "needs at least one lag"),
-        (lambda: NARX(y_lags=-1), ValueError, "'y_lags' parameter of NARX must be an int in the range"),
+        (
+            lambda: NARX(y_lags=-1),
+            ValueError,
+            "'y_lags' parameter of NARX must be an int in the range",
+        ),
         (lambda: NARX(y_lags=(0, 1)), ValueError, "distinct ints >= 1"),
         (lambda: NARX(y_lags="2"), TypeError, "'y_lags' parameter of NARX"),
         (lambda: NARX(output_names=["y", "y"]), ValueError, "distinct names"),
         (lambda: NARX(y_lags=2).regressors([[1.0, 2.0]]), ValueError, "needs at least 3"),
-        (lambda: NARX(output_names=("a", "b")).regressors(np.zeros((2, 5))), ValueError,
-         r"shape \(n_trajectories, n_steps, n_variables\) with 2 variable"),
-        (lambda: NARX().regressors(np.zeros((1, 5)), np.zeros((1, 5))), ValueError, "no input lags"),
+        (
+            lambda: NARX(output_names=("a", "b")).regressors(np.zeros((2, 5))),
+            ValueError,
+            r"shape \(n_trajectories, n_steps, n_variables\) with 2 variable",
+        ),
+        (
+            lambda: NARX().regressors(np.zeros((1, 5)), np.zeros((1, 5))),
+            ValueError,
+            "no input lags",
+        ),
         (lambda: NARX(u_lags=1).regressors(np.zeros((1, 5))), ValueError, "u is required"),
-        (lambda: NARX(u_lags=1).regressors(np.zeros((1, 5)), np.zeros((2, 5))), ValueError,
-         "u must hold 1 trajectories of at least 5 steps"),
-        (lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]]), [[1.0]]), ValueError, "n_steps is required"),
+        (
+            lambda: NARX(u_lags=1).regressors(np.zeros((1, 5)), np.zeros((2, 5))),
+            ValueError,
+            "u must hold 1 trajectories of at least 5 steps",
+        ),
+        (
+            lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]]), [[1.0]]),
+            ValueError,
+            "n_steps is required",
+        ),
         (lambda: NARX().simulate(object(), [[1.0]], n_steps=2), TypeError, "have a predict method"),
-        (lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]], n_outputs=2), [[1.0]], n_steps=2),
-         ValueError, "The model has 2 outputs, but this NARX structure has 1"),
-        (lambda: NARX().regressors([[1.0, np.inf]]), ValueError, "Input y contains NaN or infinity"),
-        (lambda: NARX(target="delta"), ValueError,
-         r"The 'target' parameter of NARX must be a str among \{'output', 'increment'\}. Got 'delta'"),
-        (lambda: NARX(y_lags=(2, 3), target="increment"), ValueError,
-         r"so y_lags must include 1; got y_lags=\(2, 3\)"),
+        (
+            lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]], n_outputs=2), [[1.0]], n_steps=2),
+            ValueError,
+            "The model has 2 outputs, but this NARX structure has 1",
+        ),
+        (
+            lambda: NARX().regressors([[1.0, np.inf]]),
+            ValueError,
+            "Input y contains NaN or infinity",
+        ),
+        (
+            lambda: NARX(target="delta"),
+            ValueError,
+            r"The 'target' parameter of NARX must be a str among \{'output', 'increment'\}. Got 'delta'",
+        ),
+        (
+            lambda: NARX(y_lags=(2, 3), target="increment"),
+            ValueError,
+            r"so y_lags must include 1; got y_lags=\(2, 3\)",
+        ),
     ],
 )
 def test_bad_input(make, error, match):
@@ -197,8 +250,12 @@ def test_increment_model_predicts_and_simulates_outputs():
     increments = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
     simulated = increments.simulate(EulerVanDerPolIncrement(), states[:, :1], n_steps=300)
     np.testing.assert_allclose(simulated, states, rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(increments.predict_one_step(EulerVanDerPolIncrement(), states),
-                               states[:, 1:], rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(
+        increments.predict_one_step(EulerVanDerPolIncrement(), states),
+        states[:, 1:],
+        rtol=1e-13,
+        atol=1e-13,
+    )
 
 
 def test_increment_model_fitted_by_a_rule_base_simulates_as_the_step_by_step_loop():
@@ -211,16 +268,18 @@ def test_increment_model_fitted_by_a_rule_base_simulates_as_the_step_by_step_loo
     for _ in range(200):
         x = x + rb.predict(x)
         expected.append(x)
-    np.testing.assert_array_equal(narx.simulate(rb, states[:, :1], n_steps=200),
-                                  np.stack(expected, axis=1))
+    np.testing.assert_array_equal(
+        narx.simulate(rb, states[:, :1], n_steps=200), np.stack(expected, axis=1)
+    )
 
 
 def test_linearize_an_increment_model_adds_the_identity_on_the_previous_outputs():
     # increments y(k) - y(k-1) = M [a(k-1), a(k-2), b(k-1), b(k-2), u(k-1)] + c, exactly linear
     M = np.array([[0.1, -0.2, 0.3, 0.0, 1.5], [0.0, 0.4, -0.1, 0.2, -2.0]])
     c = np.array([0.5, -0.25])
-    rb = RuleBase(centers=np.zeros((1, 5)), sigmas=np.full((1, 5), 1e9), coef=M[None],
-                  intercept=c[None])
+    rb = RuleBase(
+        centers=np.zeros((1, 5)), sigmas=np.full((1, 5), 1e9), coef=M[None], intercept=c[None]
+    )
     narx = NARX(y_lags=2, u_lags=1, output_names=("a", "b"), target="increment")
     A, B, O = narx.linearize(rb, [0.3, -0.1, 0.2, 0.7, -0.4])  # noqa: E741
     expected_A = M[:, :4] + np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]])

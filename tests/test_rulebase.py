@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
-from slm_helpers import slm_closed_form, slm_parameters
 from skfuzzy.membership import gaussmf
+from slm_helpers import slm_closed_form, slm_parameters
 
 from randomts import RuleBase
 
@@ -81,7 +81,11 @@ def test_same_seed_same_rule_base_bit_for_bit():
 
 def test_uniform_centres_in_the_box():
     rule_base = RuleBase.random(
-        n_features=2, n_rules=500, centers="uniform", center_bounds=([0, 10], [1, 20]), random_state=0
+        n_features=2,
+        n_rules=500,
+        centers="uniform",
+        center_bounds=([0, 10], [1, 20]),
+        random_state=0,
     )
     c = rule_base.centers
     assert c[:, 0].min() >= 0 and c[:, 0].max() < 1 and c[:, 1].min() >= 10 and c[:, 1].max() < 20
@@ -115,7 +119,9 @@ def test_contributions_add_up_to_the_prediction(normalize):
     a, b, alpha, beta = slm_parameters(3)
     rule_base = RuleBase.from_slm(a, b, alpha, beta, normalize=normalize)
     X = np.random.default_rng(1).normal(size=(30, 3))
-    np.testing.assert_allclose(rule_base.contributions(X).sum(axis=1), rule_base.predict(X), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(
+        rule_base.contributions(X).sum(axis=1), rule_base.predict(X), rtol=1e-12, atol=1e-14
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -168,11 +174,16 @@ def test_a_globally_linear_target_is_recovered_to_machine_precision():
     X = rng.uniform(-3, 3, size=(500, 2))
     A = np.array([[2.0, -1.0], [0.5, 3.0]])
     Y = X @ A.T + np.array([1.0, -2.0])
-    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=10, normalize=True, random_state=0)
+    antecedents = RuleBase.random(
+        n_features=2, n_outputs=2, n_rules=10, normalize=True, random_state=0
+    )
     rule_base = antecedents.fit_consequents(X, Y)
     X_new = rng.uniform(-3, 3, size=(200, 2))
     scale = np.abs(X_new) @ np.abs(A.T) + np.array([1.0, 2.0])
-    assert np.all(np.abs(rule_base.predict(X_new) - (X_new @ A.T + [1.0, -2.0])) <= 64 * np.finfo(float).eps * scale)
+    assert np.all(
+        np.abs(rule_base.predict(X_new) - (X_new @ A.T + [1.0, -2.0]))
+        <= 64 * np.finfo(float).eps * scale
+    )
 
 
 def test_fit_consequents_of_order_zero_is_an_elm():
@@ -185,22 +196,60 @@ def test_fit_consequents_of_order_zero_is_an_elm():
     G = np.exp(-b * ((X[:, None, :] - a[None]) ** 2).sum(axis=2))
     beta = np.linalg.pinv(G) @ Y
     assert rule_base.order == 0
-    np.testing.assert_allclose(rule_base.intercept[:, 0], beta, rtol=1e-6, atol=1e-8 * np.abs(beta).max())
+    np.testing.assert_allclose(
+        rule_base.intercept[:, 0], beta, rtol=1e-6, atol=1e-8 * np.abs(beta).max()
+    )
     np.testing.assert_allclose(rule_base.predict(X)[:, 0], G @ beta, rtol=1e-9, atol=1e-12)
 
 
 BAD_CONSTRUCTIONS = [
-    (dict(centers=[[0.0]], sigmas=[[0.0]]), ValueError, r"sigmas must all be > 0; got sigmas\[0, 0\] = 0.0"),
+    (
+        dict(centers=[[0.0]], sigmas=[[0.0]]),
+        ValueError,
+        r"sigmas must all be > 0; got sigmas\[0, 0\] = 0.0",
+    ),
     (dict(centers=[[0.0]], sigmas=[[-1.0]]), ValueError, "sigmas must all be > 0"),
-    (dict(centers=[[0.0, 1.0]], sigmas=[[1.0]]), ValueError, r"sigmas must have the shape of centers.*\(1, 2\); got \(1, 1\)"),
-    (dict(centers=[[np.nan]], sigmas=[[1.0]]), ValueError, "Input centers contains NaN or infinity"),
+    (
+        dict(centers=[[0.0, 1.0]], sigmas=[[1.0]]),
+        ValueError,
+        r"sigmas must have the shape of centers.*\(1, 2\); got \(1, 1\)",
+    ),
+    (
+        dict(centers=[[np.nan]], sigmas=[[1.0]]),
+        ValueError,
+        "Input centers contains NaN or infinity",
+    ),
     (dict(centers=[["a"]], sigmas=[[1.0]]), TypeError, "Input centers must hold real numbers"),
-    (dict(centers=[0.0, 1.0], sigmas=[[1.0]]), ValueError, "Input centers must be a 2-D array; got 1-D"),
-    (dict(centers=np.zeros((0, 2)), sigmas=np.zeros((0, 2))), ValueError, r"Input centers has 0 rule\(s\)"),
-    (dict(centers=[[0.0]], sigmas=[[1.0]], coef=[[[1.0, 2.0]]]), ValueError, r"coef must have shape \(n_rules, n_outputs, n_features\)"),
-    (dict(centers=[[0.0]], sigmas=[[1.0]], intercept=[[1.0], [2.0]]), ValueError, r"intercept must have shape \(n_rules, n_outputs\)"),
-    (dict(centers=[[0.0]], sigmas=[[1.0]], input_names=["a", "b"]), ValueError, "'input_names' parameter must hold 1 names"),
-    (dict(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]], normalize="yes"), TypeError, "'normalize' parameter of RuleBase must be a bool"),
+    (
+        dict(centers=[0.0, 1.0], sigmas=[[1.0]]),
+        ValueError,
+        "Input centers must be a 2-D array; got 1-D",
+    ),
+    (
+        dict(centers=np.zeros((0, 2)), sigmas=np.zeros((0, 2))),
+        ValueError,
+        r"Input centers has 0 rule\(s\)",
+    ),
+    (
+        dict(centers=[[0.0]], sigmas=[[1.0]], coef=[[[1.0, 2.0]]]),
+        ValueError,
+        r"coef must have shape \(n_rules, n_outputs, n_features\)",
+    ),
+    (
+        dict(centers=[[0.0]], sigmas=[[1.0]], intercept=[[1.0], [2.0]]),
+        ValueError,
+        r"intercept must have shape \(n_rules, n_outputs\)",
+    ),
+    (
+        dict(centers=[[0.0]], sigmas=[[1.0]], input_names=["a", "b"]),
+        ValueError,
+        "'input_names' parameter must hold 1 names",
+    ),
+    (
+        dict(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]], normalize="yes"),
+        TypeError,
+        "'normalize' parameter of RuleBase must be a bool",
+    ),
 ]
 
 
@@ -213,8 +262,16 @@ def test_bad_hand_built_rule_bases(kwargs, error, message):
 @pytest.mark.parametrize(
     "X, error, message",
     [
-        ([[1.0, 2.0]], ValueError, "X has 2 features, but this rule base is expecting 3 features as input"),
-        ([[1.0, np.inf, 2.0]], ValueError, r"Input X contains NaN or infinity \(first at row 0, column 1\)"),
+        (
+            [[1.0, 2.0]],
+            ValueError,
+            "X has 2 features, but this rule base is expecting 3 features as input",
+        ),
+        (
+            [[1.0, np.inf, 2.0]],
+            ValueError,
+            r"Input X contains NaN or infinity \(first at row 0, column 1\)",
+        ),
         (np.zeros((0, 3)), ValueError, "Input X has 0 sample"),
         ([1.0, 2.0, 3.0], ValueError, "Input X must be a 2-D array; got 1-D"),
         ([["a", "b", "c"]], TypeError, "Input X must hold real numbers"),
@@ -227,7 +284,10 @@ def test_bad_inputs_at_predict(X, error, message):
 
 
 def test_random_rejects_bad_parameters():
-    with pytest.raises(ValueError, match=r"The 'n_rules' parameter must be an int in the range \[1, inf\). Got 0 instead."):
+    with pytest.raises(
+        ValueError,
+        match=r"The 'n_rules' parameter must be an int in the range \[1, inf\). Got 0 instead.",
+    ):
         RuleBase.random(n_features=2, n_rules=0)
     with pytest.raises(ValueError, match="The 'width_range' parameter must be a pair"):
         RuleBase.random(n_features=2, width_range=(1.0, 0.5))
@@ -235,7 +295,6 @@ def test_random_rejects_bad_parameters():
         RuleBase.random(n_features=2, centers="gamma")
     with pytest.raises(ValueError, match="'bounds' parameter is required"):
         RuleBase.random(n_features=2, centers="uniform")
-
 
 
 def test_ranges_are_recorded_by_fit_and_kept_by_subset_and_replace():

@@ -27,8 +27,9 @@ def test_van_der_pol_is_the_euler_loop_for_every_trajectory(seed, form, sign):
     states = van_der_pol(x0, 200, step=0.02, lam=lam, form=form)
     assert states.shape == (4, 201, 2)
     for r in range(4):
-        np.testing.assert_allclose(states[r], van_der_pol_loop(x0[r], 200, 0.02, lam, sign),
-                                   rtol=1e-14, atol=1e-14)
+        np.testing.assert_allclose(
+            states[r], van_der_pol_loop(x0[r], 200, 0.02, lam, sign), rtol=1e-14, atol=1e-14
+        )
 
 
 def test_standard_form_limit_cycle_attracts_with_amplitude_two():
@@ -52,16 +53,26 @@ def test_paper_form_is_the_time_reversed_oscillator():
 def test_paper_form_repels_its_limit_cycle():
     states = van_der_pol([[0.5, 0.0], [2.5, 0.0]], n_steps=3000, step=0.01, form="paper")
     assert np.abs(states[0, -1]).max() < 1e-2  # inside: spirals to the origin
-    assert not np.all(np.isfinite(states[1, -1])) or np.abs(states[1, -1]).max() > 1e3  # outside: escapes
+    assert (
+        not np.all(np.isfinite(states[1, -1])) or np.abs(states[1, -1]).max() > 1e3
+    )  # outside: escapes
 
 
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        (dict(initial_states=[[0.0, 0.0, 0.0]], n_steps=5), ValueError, "3 state variables, but van_der_pol"),
+        (
+            dict(initial_states=[[0.0, 0.0, 0.0]], n_steps=5),
+            ValueError,
+            "3 state variables, but van_der_pol",
+        ),
         (dict(initial_states=[[0.0, 0.0]], n_steps=0), ValueError, "'n_steps' parameter"),
         (dict(initial_states=[[0.0, 0.0]], n_steps=5, step=0.0), ValueError, "'step' parameter"),
-        (dict(initial_states=[[0.0, 0.0]], n_steps=5, form="reversed"), ValueError, "'form' parameter"),
+        (
+            dict(initial_states=[[0.0, 0.0]], n_steps=5, form="reversed"),
+            ValueError,
+            "'form' parameter",
+        ),
     ],
 )
 def test_van_der_pol_bad_input(kwargs, error, match):
@@ -141,9 +152,11 @@ def test_mackey_glass_is_the_classic_generator():
     assert x.shape == (2, 400)
     for r, x0 in enumerate([1.2, 0.5]):
         np.testing.assert_allclose(x[r], mackey_glass_loop(x0, 400), rtol=1e-12)
-    np.testing.assert_allclose(mackey_glass(0.9, 60, tau=3.0, step=0.05, sampling_period=0.5),
-                               mackey_glass_loop(0.9, 60, tau=3.0, step=0.05, period=0.5),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        mackey_glass(0.9, 60, tau=3.0, step=0.05, sampling_period=0.5),
+        mackey_glass_loop(0.9, 60, tau=3.0, step=0.05, period=0.5),
+        rtol=1e-12,
+    )
 
 
 def test_mackey_glass_equilibrium_and_chaotic_range():
