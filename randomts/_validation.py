@@ -207,7 +207,7 @@ def check_matrix(
     if not finite.all():
         where = np.argwhere(~finite)[0]
         position = ", ".join(
-            f"{label} {int(i)}" for label, i in zip(("row", "column", "index"), where)
+            f"{label} {int(i)}" for label, i in zip(("row", "column", "index"), where, strict=False)
         )
         raise ValueError(
             f"Input {name} contains NaN or infinity (first at {position}); all values must be finite."
