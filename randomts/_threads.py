@@ -43,7 +43,7 @@ _scratch = threading.local()  # per thread: name -> the last scratch array hande
 def effective_n_jobs(n_jobs=None, *, owner=None):
     """The number of threads of ours that ``n_jobs`` asks for.
 
-    ``None`` means 1 unless a :func:`joblib.parallel_config` context sets
+    ``None`` means 1 unless a ``joblib.parallel_config`` context sets
     ``n_jobs``; a negative value counts back from the number of CPUs
     (``-1``: all of them), as in joblib and scikit-learn.
 

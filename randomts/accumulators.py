@@ -173,7 +173,7 @@ def fold_rows(factor, fill, n_rows, *, kind="r", n_jobs=None):
     kind : {"r", "gram"}, default="r"
         The factor accumulated (see the module docstring).
     n_jobs : int, optional
-        Threads (see :func:`randomts._threads.effective_n_jobs`; default one).
+        Threads (see ``randomts._threads.effective_n_jobs``; default one).
 
     Examples
     --------

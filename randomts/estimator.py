@@ -118,7 +118,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Seed of the antecedents. The same seed gives the same model, bit for bit.
     n_jobs : int, default=None
         Threads of randomts's own that fit and predict blocks of rows at once:
-        None means 1 unless in a :func:`joblib.parallel_config` context, -1 all
+        None means 1 unless in a ``joblib.parallel_config`` context, -1 all
         CPUs. Results do not depend on it. BLAS's own threads follow its
         configuration (``threadpoolctl``); with ``n_jobs > 1``,
         ``threadpool_limits(1)`` around the call avoids their competing.
@@ -636,7 +636,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """Each rule's share of the total absolute contribution on ``X``.
 
         See :func:`randomts.importance.rule_importance`, which this calls on
-        :attr:`rule_base_`.
+        ``rule_base_``.
 
         Parameters
         ----------

@@ -89,7 +89,7 @@ class Explanation:
         output ``y``: ``y: rule`` (the rule's consequent ``A_i x + b_i``),
         ``y: contribution`` (``w (A_i x + b_i)``, with ``w`` normalised for a
         weighted average) and ``y: share`` (the contribution over the sum of
-        the absolute contributions, :attr:`shares`).
+        the absolute contributions, ``shares``).
 
         Parameters
         ----------

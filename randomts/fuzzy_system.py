@@ -477,7 +477,7 @@ def _factor(tokens):
 
 
 def parse_rule(text) -> Rule:
-    """Read a rule written as ``if ... then ... [with w]`` (fuzzylite's syntax).
+    """Read a rule written in fuzzylite's syntax: ``if <antecedent> then <conclusions> with <w>``.
 
     Keywords are case-insensitive; names that are not plain words are written
     as JSON strings (``"temp (C)" is high``); ``Term^p`` is a power hedge.
@@ -627,7 +627,7 @@ class OutputVariable(_Variable):
         Weighted average or weighted sum of the concluded terms.
     aggregation : str, default "sum"
         The S-norm that combines the degrees of rules concluding the same
-        term (a name of :data:`NORMS`).
+        term (a name of ``NORMS``).
     default : float, default nan
         The output where no rule fires (fuzzylite's ``default``); without
         it, NaN for ``wtaver`` and 0 for ``wtsum``.
@@ -686,9 +686,9 @@ class FuzzySystem:
     inputs : sequence of InputVariable
     outputs : sequence of OutputVariable
     rules : sequence of Rule or str
-        Strings are read with :func:`parse_rule`.
+        Strings are read with ``parse_rule``.
     conjunction : str, default "prod"
-        The norm of ``and`` (a name of :data:`NORMS`).
+        The norm of ``and`` (a name of ``NORMS``).
     disjunction : str, default "probor"
         The norm of ``or``.
     name : str, default "fuzzy_system"

@@ -203,7 +203,7 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
     Y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
         Targets.
     alphas : array-like of float > 0, optional
-        The grid. By default :data:`RELATIVE_ALPHAS` times the mean
+        The grid. By default ``RELATIVE_ALPHAS`` times the mean
         eigenvalue of ``K^T K`` (25 values, half a decade apart, from
         ``1e-10`` to ``1e2`` of it), which makes the choice independent of the
         scale of ``K``.

@@ -757,7 +757,7 @@ class RuleBase:
             Inputs, finite.
         n_jobs : int, optional
             Threads computing blocks of rows at once (default one; see
-            :func:`randomts._threads.effective_n_jobs`). The output does not
+            ``randomts._threads.effective_n_jobs``). The output does not
             depend on it.
 
         Returns
@@ -876,7 +876,7 @@ class RuleBase:
             Ridge penalty.
         n_jobs : int, optional
             Threads folding stripes of rows at once (default one; see
-            :func:`randomts._threads.effective_n_jobs`). The result does not
+            ``randomts._threads.effective_n_jobs``). The result does not
             depend on it.
 
         Returns

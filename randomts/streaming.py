@@ -48,7 +48,7 @@ class ConsequentStream:
         the Gram matrix.
     n_jobs : int, optional
         Threads folding each chunk (default one; see
-        :func:`randomts._threads.effective_n_jobs`). The result does not depend on it.
+        ``randomts._threads.effective_n_jobs``). The result does not depend on it.
 
     Attributes
     ----------

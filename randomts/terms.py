@@ -619,7 +619,7 @@ class Constant(Term):
 
 
 class Linear(Term):
-    """A linear consequent ``y = c_1 x_1 + ... + c_n x_n + constant`` (MATLAB ``linear``).
+    """A linear consequent ``y = c_1 x_1 + c_2 x_2 + constant`` and so on (MATLAB ``linear``).
 
     Parameters
     ----------

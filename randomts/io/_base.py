@@ -77,7 +77,7 @@ class RuleBaseFormat:
         """The text read as a :class:`~randomts.FuzzySystem`, whatever its shape.
 
         Formats that hold names, terms and ranges (FIS, FLL) override this to
-        keep them; here a rule base read by :meth:`from_string` is converted.
+        keep them; here a rule base read by ``from_string`` is converted.
         """
         from ..fuzzy_system import FuzzySystem
 
