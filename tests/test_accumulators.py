@@ -211,6 +211,7 @@ def test_duplicated_columns_give_the_minimum_norm_solution():
 
 
 # ------------------------------------------------------------------ sizes and scales
+@pytest.mark.filterwarnings("ignore::randomts.exceptions.UnderdeterminedWarning")
 def test_a_factor_too_large_for_memory_is_refused_before_allocating():
     rb = RuleBase.random(n_features=2, n_rules=200_000, random_state=0)
     X = np.zeros((10, 2))
