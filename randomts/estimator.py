@@ -294,14 +294,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
         U, antecedents = self._draw_antecedents(X, Y, output_names)
         if self._auto_alpha():
-            selection, _ = _ridge_loo(
-                lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
-                U.shape[0],
-                self._n_unknowns(antecedents),
-                Y,
-                None,
-                True,
-            )
+            selection, _ = self._leave_one_out_ridge(antecedents, U, Y)
             coef, intercept = split_coefficients(
                 selection.coefficients,
                 antecedents.n_rules,
@@ -322,6 +315,17 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self._record_firing(antecedents, U, reset=True)
         self._set_rule_base(rule_base, X.shape[0])
         return self
+
+    def _leave_one_out_ridge(self, antecedents, U, Y):
+        """``(selection, prior)`` of :func:`randomts.model_selection.ridge_loo` on ``U``'s rows."""
+        return _ridge_loo(
+            lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
+            U.shape[0],
+            self._n_unknowns(antecedents),
+            Y,
+            None,
+            True,
+        )
 
     def _auto_alpha(self):
         return isinstance(self.alpha, str)
@@ -414,14 +418,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             self._y_ndim = y.ndim
             self._stream_prior = None
             if self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
-                selection, prior = _ridge_loo(
-                    lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
-                    U.shape[0],
-                    self._n_unknowns(antecedents),
-                    Y,
-                    None,
-                    True,
-                )
+                selection, prior = self._leave_one_out_ridge(antecedents, U, Y)
                 coef, intercept = split_coefficients(
                     prior, antecedents.n_rules, antecedents.n_features, order=self.order
                 )
