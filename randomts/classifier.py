@@ -44,6 +44,7 @@ _REGRESSOR_PARAMETERS = (
     "center_scale",
     "center_bounds",
     "width_range",
+    "n_jobs",
 )
 # Search interval of the softmax temperature, relative to the spread of the training scores.
 _TEMPERATURE_BOUNDS = (1e-4, 1e4)
@@ -87,6 +88,9 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         Interval of the RBF widths ``b_i``.
     random_state : int, RandomState instance or None, default=None
         Seed of the rules. The same seed gives the same model, bit for bit.
+    n_jobs : int, optional
+        Threads of randomts's own (see :class:`RandomTSRegressor`); results do not
+        depend on it.
 
     Attributes
     ----------
@@ -143,6 +147,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         center_bounds=None,
         width_range=None,
         random_state=None,
+        n_jobs=None,
     ):
         self.n_rules = n_rules
         self.order = order
@@ -155,6 +160,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self.center_bounds = center_bounds
         self.width_range = width_range
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
