@@ -21,7 +21,7 @@ from randomts.demo import (
     van_der_pol_dataset,
 )
 
-REPEATS = 3  # the issue's targets are averages over at least 3 repeats
+REPEATS = 3  # the paper's figures are averages; 3 repeats keep the test short
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def rows_by_key(document):
     return {(row["model"], row["solver"]): row for row in document["rows"]}
 
 
-def test_json_has_exactly_the_issue_keys(demo_run):
+def test_json_has_exactly_the_documented_keys(demo_run):
     code, _, document, _ = demo_run
     assert code == 0
     assert set(document) == {"rows", "settings"}
