@@ -57,7 +57,7 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1)
     args = parser.parse_args(argv)
     _, X, Y = van_der_pol_problem()
-    model = RandomTSRegressor(n_rules=100, random_state=0).fit(X, Y)
+    model = RandomTSRegressor.paper(n_rules=100, random_state=0).fit(X, Y)
     rule_base = model.rule_base_
     step = _CHUNK_ELEMENTS // rule_base.n_rules
     strengths, work = np.empty((step, rule_base.n_rules)), np.empty((step, rule_base.n_rules))

@@ -29,7 +29,7 @@ for order, name in [(1, "SLM (order=1)"), (0, "ELM (order=0)")]:
             [
                 np.mean(
                     (
-                        RandomTSRegressor(n_rules=h, order=order, random_state=s)
+                        RandomTSRegressor.paper(n_rules=h, order=order, random_state=s)
                         .fit(X, y)
                         .predict(X)
                         - y

@@ -22,7 +22,7 @@ rng = np.random.default_rng(0)
 trajectories = van_der_pol(rng.uniform(-2, 2, size=(10, 2)), n_steps=1000, step=0.01)
 X = trajectories[:, :-1].reshape(-1, 2)
 Y = trajectories[:, 1:].reshape(-1, 2)
-model = RandomTSRegressor(n_rules=100, random_state=0).fit(X, Y)
+model = RandomTSRegressor.paper(n_rules=100, random_state=0).fit(X, Y)
 mse = np.mean((model.predict(X) - Y) ** 2)
 print(f"{X.shape[0]} one-step pairs, 100 rules, training MSE {mse:.2e}")
 

@@ -28,7 +28,7 @@ def identify_once(seed=0):
     # x(k) = x(k-1) + f(x(k-1)): the model is fitted to the increment, as the demo's
     narx = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
     X, Y = narx.regressors(phases["train"])
-    model = RandomTSRegressor(n_rules=100, random_state=seed).fit(X, Y)
+    model = RandomTSRegressor.paper(n_rules=100, random_state=seed).fit(X, Y)
 
     one_step = narx.predict_one_step(model, phases["generalisation"])
     free_run = narx.simulate(model, phases["simulation"][:, :1], n_steps=settings.n_steps)
