@@ -84,6 +84,19 @@ class RuleBaseFormat:
         model = self.from_string(text)
         return model if isinstance(model, FuzzySystem) else FuzzySystem.from_rule_base(model)
 
+    def _rule_base_or_system(self, text, comment):
+        """``from_string`` of the engine formats: a RuleBase where the system has its shape.
+
+        The RuleBase carries the metadata written on the ``comment`` line (see
+        :func:`metadata_comment`); any other system is returned as read.
+        """
+        system = self.system_from_string(text)
+        if system.rule_base_mismatch() is not None:
+            return system
+        rule_base = system.to_rule_base()
+        metadata = read_metadata_comment(text, comment)
+        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
+
     def write(self, rule_base, path) -> None:
         """Write ``rule_base`` to ``path`` atomically (temporary file, then rename)."""
         text = self.to_string(rule_base)

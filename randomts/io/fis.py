@@ -73,7 +73,7 @@ from ..fuzzy_system import (
     Rule,
 )
 from ..terms import from_matlab
-from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FisFormat"]
@@ -196,12 +196,7 @@ class FisFormat(RuleBaseFormat):
 
     def from_string(self, text):
         """A RuleBase if the FIS has its shape (with its metadata comment), else a FuzzySystem."""
-        system = self.system_from_string(text)
-        if system.rule_base_mismatch() is not None:
-            return system
-        rule_base = system.to_rule_base()
-        metadata = read_metadata_comment(text, "%")
-        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
+        return self._rule_base_or_system(text, "%")
 
     def system_from_string(self, text):
         """Read any Sugeno FIS as a FuzzySystem."""

@@ -73,7 +73,7 @@ from ..fuzzy_system import (
     parse_rule,
 )
 from ..terms import INPUT_TERMS, make_term
-from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment, variable_ranges
+from ._base import RuleBaseFormat, metadata_comment, variable_ranges
 from ._names import unique_names
 
 __all__ = ["FllFormat"]
@@ -186,12 +186,7 @@ class FllFormat(RuleBaseFormat):
 
     def from_string(self, text):
         """A RuleBase if the engine has its shape (with its metadata comment), else a FuzzySystem."""
-        system = self.system_from_string(text)
-        if system.rule_base_mismatch() is not None:
-            return system
-        rule_base = system.to_rule_base()
-        metadata = read_metadata_comment(text, "#")
-        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
+        return self._rule_base_or_system(text, "#")
 
     def system_from_string(self, text):
         """Read any Takagi-Sugeno engine as a FuzzySystem."""
