@@ -65,6 +65,7 @@ __all__ = [
     "LeastSquaresAccumulator",
     "check_factor_memory",
     "fold_rows",
+    "gram_eigh",
     "solve_factor",
     "stripe_bounds",
 ]
@@ -319,16 +320,54 @@ def solve_gram(G, n_columns, *, alpha=0.0, n_samples=None):
         return scipy.linalg.cho_solve(factor, B, check_finite=False)
     except np.linalg.LinAlgError:
         pass  # not positive definite in floating point: the eigendecomposition below
-    eigenvalues, V = scipy.linalg.eigh(A, lower=False, check_finite=False)
-    eigenvalues = np.maximum(eigenvalues, 0.0)
+    eigenvalues, V, above = gram_eigh(G, n_columns, n_samples=n_samples)
     if alpha > 0:
         inverse = 1.0 / (eigenvalues + alpha)
     else:
         inverse = np.zeros_like(eigenvalues)
-        cut = _rank_tolerance(eigenvalues[::-1], n_samples or n_columns, n_columns)
-        keep = eigenvalues > cut
-        inverse[keep] = 1.0 / eigenvalues[keep]
+        inverse[above] = 1.0 / eigenvalues[above]
     return V @ (inverse[:, None] * (V.T @ B))
+
+
+def gram_eigh(G, n_columns, *, n_samples=None):
+    """The eigendecomposition of ``K^T K`` from the Gram factor of ``[K Y]``.
+
+    Parameters
+    ----------
+    G : ndarray of shape (q, q)
+        The accumulated Gram matrix (its upper triangle is read).
+    n_columns : int
+        Columns of ``K``.
+    n_samples : int, optional
+        Rows of ``K``, for the rank tolerance (default ``n_columns``).
+
+    Returns
+    -------
+    eigenvalues : ndarray of shape (n_columns,)
+        Ascending, negative rounding clipped to 0.
+    V : ndarray of shape (n_columns, n_columns)
+        Orthonormal eigenvectors, column by column.
+    above : ndarray of bool, shape (n_columns,)
+        Eigenvalues above ``max(n_samples, n_columns) * eps * lambda_max``,
+        the Gram matrix's own rounding level: the numerical rank's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.random.default_rng(0).normal(size=(20, 3)); K[:, 2] = K[:, 0]
+    >>> G = np.hstack([K, np.ones((20, 1))]).T @ np.hstack([K, np.ones((20, 1))])
+    >>> eigenvalues, V, above = gram_eigh(G, 3, n_samples=20)
+    >>> above.tolist()
+    [False, True, True]
+    >>> bool(np.allclose((V * eigenvalues) @ V.T, K.T @ K))
+    True
+    """
+    eigenvalues, V = scipy.linalg.eigh(
+        G[:n_columns, :n_columns], lower=False, check_finite=False, driver="evd"
+    )
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    cut = _rank_tolerance(eigenvalues[::-1], n_samples or n_columns, n_columns)
+    return eigenvalues, V, eigenvalues > cut
 
 
 def solve_rows(rows, n_columns, *, alpha=0.0):

@@ -8,6 +8,11 @@ and ``"pinv"``, the Gram matrix for ``"cholesky"``; see
 reduction (``split_every`` at a time, each merge one more Householder QR of
 stacked triangles), so only ``q^2`` numbers per chunk cross the network and
 ``K`` is never gathered. The last solve runs on the client.
+:func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
+<randomts.RandomTSRegressor.fit>` that way, at any of the estimator's
+settings, through its public steps (:meth:`~randomts.RandomTSRegressor.draw_antecedents`,
+:class:`~randomts.model_selection.LeaveOneOutRidge`,
+:meth:`~randomts.RandomTSRegressor.from_rule_base`).
 
 Pointing it at a real cluster
 -----------------------------
@@ -28,7 +33,11 @@ default one, or the ``client`` passed in.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._validation import check_int, check_int_option, check_option, check_real
+from .design import design_rows_writer, split_coefficients
+from .model_selection import LeaveOneOutRidge
 from .rulebase import RuleBase
 from .solvers import SOLVERS
 from .streaming import ConsequentStream
@@ -58,6 +67,78 @@ def _merge_streams(*streams):
     for other in rest:
         first.merge(other)
     return first
+
+
+def _tree_reduce(dask, level, split_every):
+    """Merge the delayed partial results of ``level`` by a tree of fan-in ``split_every``."""
+    while len(level) > 1:
+        level = [
+            dask.delayed(_merge_streams, pure=True)(*level[i : i + split_every])
+            for i in range(0, len(level), split_every)
+        ]
+    return level[0]
+
+
+def _chunk_gram(rules, X, Y, order):
+    """The leave-one-out first pass over one row chunk: the Gram matrix of ``[K Y 1]``."""
+    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    n_columns = rules.n_rules * (rules.n_features + 1 if order == 1 else 1)
+    write = design_rows_writer(
+        X, Y, rules.centers, rules.sigmas, normalize=rules.normalize, order=order
+    )
+    return LeaveOneOutRidge(n_columns, Y.shape[1]).update_rows(write, X.shape[0])
+
+
+# rows of K formed at once by a chunk's leave-one-out pass (2^22 entries, 32 MiB)
+_BLOCK_ELEMENTS = 1 << 22
+
+
+def _chunk_loo(loo, rules, X, Y, order):
+    """The leave-one-out second pass over one row chunk: summed squared residuals per alpha."""
+    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    step = max(1, _BLOCK_ELEMENTS // loo.n_columns)
+    return sum(
+        loo.squared_errors(rules.design_matrix(X[i : i + step], order=order), Y[i : i + step])
+        for i in range(0, X.shape[0], step)
+    )
+
+
+def _chunk_weakest_firing(rules, X):
+    """The least over the chunk's rows of the log firing of each row's strongest rule."""
+    return float(rules.log_firing_strengths(np.asarray(X, dtype=float)).max(axis=1).min())
+
+
+def _weakest_firing(dask, rules, U):
+    chunks = [
+        dask.delayed(_chunk_weakest_firing, pure=True)(rules, block)
+        for block in U.to_delayed().ravel()
+    ]
+    return dask.delayed(min, pure=True)(chunks)
+
+
+def _leave_one_out_dask(dask, client, antecedents, U, Y, order, split_every):
+    """``(coefficients, alpha, weakest log firing)`` of the exact leave-one-out ridge."""
+    rules = dask.delayed(antecedents, pure=True)
+    u_blocks, y_blocks = U.to_delayed().ravel(), Y.to_delayed().ravel()
+    first = [
+        dask.delayed(_chunk_gram, pure=True)(rules, ub, yb, order)
+        for ub, yb in zip(u_blocks, y_blocks, strict=True)
+    ]
+    (loo,) = _gather(dask, client, _tree_reduce(dask, first, split_every))
+    loo.decompose()  # once, on the client; the workers receive the eigenbasis
+    spectrum = dask.delayed(loo, pure=True)
+    second = [
+        dask.delayed(_chunk_loo, pure=True)(spectrum, rules, ub, yb, order)
+        for ub, yb in zip(u_blocks, y_blocks, strict=True)
+    ]
+    squared, weakest = _compute(
+        dask,
+        client,
+        dask.delayed(sum, pure=True)(second),
+        _weakest_firing(dask, antecedents, U),
+    )
+    selection = loo.select(squared)
+    return selection.coefficients, selection.alpha, weakest
 
 
 def _as_row_chunked(da, array, name, n_columns=None):
@@ -144,27 +225,38 @@ def fit_consequents_dask(
         dask.delayed(_chunk_stream, pure=True)(rules, xb, yb, n_outputs, order, solver)
         for xb, yb in zip(x_blocks, y_blocks, strict=True)
     ]
-    while len(level) > 1:
-        level = [
-            dask.delayed(_merge_streams, pure=True)(*level[i : i + split_every])
-            for i in range(0, len(level), split_every)
-        ]
-    stream = client.compute(level[0]).result() if client is not None else level[0].compute()
+    (stream,) = _gather(dask, client, _tree_reduce(dask, level, split_every))
     return stream.rule_base(alpha)
 
 
 def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
-    """``estimator.fit(X, y)`` for dask arrays: the same model, computed on the cluster.
+    """The model ``estimator.fit(X, y)`` gives, computed from dask arrays on the cluster.
 
-    The antecedents are drawn exactly as :meth:`RandomTSRegressor.fit` draws
-    them, so the result equals the in-memory fit up to rounding. Supported
-    for ``standardize=False`` and ``centers`` in ``{"normal", "uniform"}``
-    (the others need statistics of the data before the draw).
+    Every step of :meth:`RandomTSRegressor.fit` runs where the rows are:
+
+    1. one pass for the data's statistics: the number of rows, each column's
+       minimum and maximum (the recorded ranges) and, with
+       ``standardize=True``, mean and standard deviation;
+    2. the antecedents, by :meth:`RandomTSRegressor.draw_antecedents` on the
+       (lazily standardised) inputs: ``centers="samples"`` reads only the
+       drawn rows, ``centers="data"`` the columns' bounds;
+    3. the consequents: at a fixed ``alpha``, the accumulated factor of each
+       chunk merged by a tree reduction (:func:`fit_consequents_dask`); with
+       ``alpha="auto"``, the exact leave-one-out choice of
+       :class:`~randomts.model_selection.LeaveOneOutRidge` in two passes — the
+       Gram matrix by a tree reduction, then each chunk's squared
+       leave-one-out residuals, summed;
+    4. :meth:`RandomTSRegressor.from_rule_base` on the client.
+
+    Only statistics of size ``q^2`` (``q`` unknowns per output) leave the
+    workers. The result equals the in-memory fit up to rounding (the sums
+    run in another order). When there are fewer rows than unknowns, the
+    rows are few: they are gathered and fitted in memory.
 
     Parameters
     ----------
     estimator : RandomTSRegressor
-        Unfitted or fitted; it is refitted in place.
+        Its parameters define the model; it is left unchanged.
     X : dask.array.Array of shape (n_samples, n_features)
     y : dask.array.Array of shape (n_samples,) or (n_samples, n_outputs)
     split_every, client
@@ -173,7 +265,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     Returns
     -------
     RandomTSRegressor
-        The fitted ``estimator``.
+        A new fitted estimator with the parameters of ``estimator``.
 
     Examples
     --------
@@ -181,62 +273,101 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     >>> import dask.array as da
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(800, 2)); y = X[:, 0] ** 2 - X[:, 1]
-    >>> model = fit_estimator_dask(RandomTSRegressor.paper(n_rules=10, random_state=0),
+    >>> X = 50 + 10 * rng.normal(size=(800, 2)); y = np.tanh((X[:, 0] - 50) / 10) - X[:, 1] / 10
+    >>> model = fit_estimator_dask(RandomTSRegressor(n_rules=10, random_state=0),
     ...                            da.from_array(X, chunks=(200, 2)), da.from_array(y, chunks=200))
-    >>> whole = RandomTSRegressor.paper(n_rules=10, random_state=0).fit(X, y)
-    >>> bool(np.allclose(model.predict(X), whole.predict(X), rtol=1e-10, atol=1e-12))
+    >>> whole = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    >>> model.alpha_ == whole.alpha_
+    True
+    >>> bool(np.max(np.abs(model.predict(X) - whole.predict(X))) < 1e-6)
     True
     """
+    from sklearn.base import clone
+
     from .estimator import RandomTSRegressor
 
     dask, da = _import_dask()
     if not isinstance(estimator, RandomTSRegressor):
         raise TypeError(f"estimator must be a RandomTSRegressor; got {type(estimator).__name__}.")
-    estimator._validate_hyperparameters()
-    if (
-        estimator.standardize
-        or estimator.centers not in ("normal", "uniform")
-        or isinstance(estimator.alpha, str)
-    ):
-        raise ValueError(
-            "fit_estimator_dask supports standardize=False, centers in {'normal', 'uniform'} and "
-            f"a fixed alpha (as RandomTSRegressor.paper() has); got standardize="
-            f"{estimator.standardize!r}, centers={estimator.centers!r}, alpha={estimator.alpha!r}. "
-            "Standardise the dask array first and give a fixed alpha, or draw the antecedents "
-            "yourself and call fit_consequents_dask."
-        )
+    params = estimator.get_params()
+    template = clone(estimator)
+    split_every = check_int(split_every, "split_every", low=2)
     X = _as_row_chunked(da, X, "X")
     y = _as_row_chunked(da, y, "y")
-    n_outputs = 1 if y.ndim == 1 else y.shape[1]
-    n_features = X.shape[1]
-    # The draw needs only the shapes: give _draw_antecedents empty arrays of the right width.
-    import numpy as np
-
-    for name in ("feature_names_in_",):
-        if hasattr(estimator, name):
-            delattr(estimator, name)
-    estimator.n_features_in_ = n_features
-    _, antecedents = estimator._draw_antecedents(
-        np.empty((0, n_features)), np.empty((0, n_outputs)), None
-    )
-    rule_base = fit_consequents_dask(
-        antecedents,
-        X,
-        y,
-        order=estimator.order,
-        solver=estimator.solver,
-        alpha=estimator.alpha,
-        split_every=split_every,
-        client=client,
-    )
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and y must have the same number of rows; got {X.shape[0]} and {y.shape[0]}."
+        )
+    if y.chunks[0] != X.chunks[0]:
+        y = y.rechunk({0: X.chunks[0]})
     Y = y.reshape(-1, 1) if y.ndim == 1 else y
-    x_low, x_high, y_low, y_high = dask.compute(
-        X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)
+    n_samples, n_features = X.shape
+    n_outputs = Y.shape[1]
+    n_unknowns = params["n_rules"] * (n_features + 1 if params["order"] == 1 else 1)
+    if n_samples < n_unknowns:  # the row space: few rows, fitted where they fit
+        X_rows, y_rows = _compute(dask, client, X, y)
+        return template.fit(X_rows, y_rows)
+
+    statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]
+    if params["standardize"]:
+        statistics += [X.mean(axis=0), X.std(axis=0)]
+    x_low, x_high, y_low, y_high, *moments = _compute(dask, client, *statistics)
+    input_mean = input_scale = None
+    U = X
+    if moments:  # standardised as fit standardises: a standard deviation of 0 counts as 1
+        input_mean, input_scale = moments
+        input_scale = np.where(input_scale == 0, 1.0, input_scale)
+        U = (X - input_mean) / input_scale
+    antecedents = template.draw_antecedents(U, n_outputs)
+    order = params["order"]
+    if isinstance(params["alpha"], str):
+        coefficients, alpha, weakest = _leave_one_out_dask(
+            dask, client, antecedents, U, Y, order, split_every
+        )
+        coef, intercept = split_coefficients(
+            coefficients, antecedents.n_rules, n_features, order=order
+        )
+        rule_base = antecedents.replace(coef=coef, intercept=intercept)
+    else:
+        alpha = params["alpha"]
+        rule_base = fit_consequents_dask(
+            antecedents,
+            U,
+            Y,
+            order=order,
+            solver=params["solver"],
+            alpha=alpha,
+            split_every=split_every,
+            client=client,
+        )
+        (weakest,) = _compute(dask, client, _weakest_firing(dask, antecedents, U))
+    low = np.concatenate([x_low, y_low])
+    high = np.concatenate([x_high, y_high])
+    if input_mean is not None:  # the rule base's own units: the standardised inputs'
+        low[:n_features] = (low[:n_features] - input_mean) / input_scale
+        high[:n_features] = (high[:n_features] - input_mean) / input_scale
+    rule_base = rule_base.replace(
+        input_range=np.column_stack([low[:n_features], high[:n_features]]),
+        output_range=np.column_stack([low[n_features:], high[n_features:]]),
+        metadata={"alpha": float(alpha), "weakest_log_firing": float(weakest)},
     )
-    estimator._stream = None
-    estimator._y_ndim = y.ndim
-    # the ranges of two rows, the columnwise minima and maxima, are the data's ranges
-    estimator._record_ranges(np.vstack([x_low, x_high]), np.vstack([y_low, y_high]), reset=True)
-    estimator._set_rule_base(rule_base, X.shape[0])
-    return estimator
+    model = RandomTSRegressor.from_rule_base(
+        rule_base,
+        input_mean=input_mean,
+        input_scale=input_scale,
+        n_samples=n_samples,
+        **params,
+    )
+    return model
+
+
+def _gather(dask, client, *collections):
+    """Compute dask collections together, on ``client`` if given (else dask's default)."""
+    if client is not None:
+        return client.compute(list(collections), sync=True)
+    return list(dask.compute(*collections))
+
+
+def _compute(dask, client, *collections):
+    """:func:`_gather`, each result as a NumPy array."""
+    return [np.asarray(value) for value in _gather(dask, client, *collections)]

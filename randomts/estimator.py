@@ -9,8 +9,15 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._threads import effective_n_jobs
-from ._validation import check_int, check_int_option, check_option, check_pair, check_real
-from .design import split_coefficients
+from ._validation import (
+    check_int,
+    check_int_option,
+    check_matrix,
+    check_option,
+    check_pair,
+    check_real,
+)
+from .design import design_rows_writer, split_coefficients
 from .exceptions import ExtrapolationWarning, UnderdeterminedWarning
 from .model_selection import _ridge_loo
 from .rulebase import RuleBase
@@ -18,9 +25,6 @@ from .sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
     default_width_range,
-    sample_rows,
-    sample_widths,
-    widths_to_sigmas,
 )
 from .solvers import SOLVERS
 from .streaming import ConsequentStream
@@ -325,6 +329,15 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             Y,
             None,
             True,
+            fill=design_rows_writer(
+                U,
+                Y,
+                antecedents.centers,
+                antecedents.sigmas,
+                normalize=antecedents.normalize,
+                order=self.order,
+            ),
+            n_jobs=self.n_jobs,
         )
 
     def _auto_alpha(self):
@@ -460,7 +473,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _draw_antecedents(self, X, Y, output_names):
         """Standardise ``X`` if asked and draw the antecedents; returns ``(U, antecedents)``."""
         self.n_outputs_ = Y.shape[1]
-        n_features = X.shape[1]
         if self.standardize:
             mean = X.mean(axis=0)
             scale = X.std(axis=0)
@@ -470,52 +482,71 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         else:
             U = X
             self._scaling = None
-        rng = check_random_state(self.random_state)
-        if self.centers == "data":
-            low, high = U.min(axis=0), U.max(axis=0)
-            flat = high - low <= 0
-            low, high = np.where(flat, low - 0.5, low), np.where(flat, high + 0.5, high)
-            center_kind, bounds = "uniform", (low, high)
-        else:
-            center_kind, bounds = self.centers, self.center_bounds
+        return U, self.draw_antecedents(U, self.n_outputs_, output_names=output_names)
+
+    def draw_antecedents(self, U, n_outputs=1, *, output_names=None):
+        """The rules :meth:`fit` draws, before their consequents are fitted.
+
+        ``fit`` draws them on its inputs as it sees them: standardised
+        (``(X - mean) / std`` per feature, with a standard deviation of 0
+        taken as 1) when ``standardize=True``. The same parameters and
+        ``random_state`` give the same rules, bit for bit. This is the first
+        half of ``fit`` for data that is not in memory, e.g. in
+        :func:`randomts.distributed.fit_estimator_dask`.
+
+        Parameters
+        ----------
+        U : array-like of shape (n_samples, n_features)
+            The inputs as ``fit`` sees them. Anything with a ``shape`` and
+            NumPy-style row indexing and reductions (a dask array) is read only
+            where the centres need it.
+        n_outputs : int, default=1
+            Number of outputs of the rule base.
+        output_names : sequence of str, optional
+            Output names.
+
+        Returns
+        -------
+        RuleBase
+            The antecedents, zero consequents, in the units of ``U``; input
+            names are ``feature_names_in_`` when the estimator has them.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.random.default_rng(0).normal(size=(100, 3))
+        >>> model = RandomTSRegressor(n_rules=5, standardize=False, random_state=0)
+        >>> rules = model.draw_antecedents(X)
+        >>> fitted = model.fit(X, X[:, 0]).rule_base_
+        >>> np.array_equal(rules.centers, fitted.centers), np.array_equal(rules.sigmas, fitted.sigmas)
+        (True, True)
+        """
+        self._validate_hyperparameters()
+        n_features = U.shape[1]
         input_names = (
             [str(name) for name in self.feature_names_in_]
-            if hasattr(self, "feature_names_in_")
+            if hasattr(self, "feature_names_in_") and len(self.feature_names_in_) == n_features
             else None
         )
-        if output_names is not None and len(output_names) != self.n_outputs_:
+        if output_names is not None and len(output_names) != n_outputs:
             output_names = None
         width_range = self.width_range
         if width_range is None:
             width_range = default_width_range(n_features, normalize=self.normalize)
-        if self.centers == "samples":  # centres first, then widths, from one generator
-            centers = sample_rows(self.n_rules, U, random_state=rng)
-            b = sample_widths(
-                self.n_rules, low=width_range[0], high=width_range[1], random_state=rng
-            )
-            antecedents = RuleBase(
-                centers,
-                widths_to_sigmas(b, n_features),
-                n_outputs=self.n_outputs_,
-                normalize=self.normalize,
-                input_names=input_names,
-                output_names=output_names,
-            )
-        else:
-            antecedents = RuleBase.random(
-                n_features,
-                self.n_outputs_,
-                self.n_rules,
-                centers=center_kind,
-                center_scale=self.center_scale,
-                center_bounds=bounds,
-                width_range=width_range,
-                normalize=self.normalize,
-                input_names=input_names,
-                output_names=output_names,
-                random_state=rng,
-            )
-        return U, antecedents
+        return RuleBase.random(
+            n_features,
+            n_outputs,
+            self.n_rules,
+            centers=self.centers,
+            center_scale=self.center_scale,
+            center_bounds=self.center_bounds,
+            width_range=width_range,
+            normalize=self.normalize,
+            input_names=input_names,
+            output_names=output_names,
+            data=U,
+            random_state=check_random_state(self.random_state),
+        )
 
     def _record_ranges(self, X, Y, *, reset):
         """Keep the per-variable ``[min, max]`` of the inputs and outputs seen so far."""
@@ -531,9 +562,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
 
         The rule base records the training ranges (``input_range``,
         ``output_range``: ``[min, max]`` per variable), which text labels, plots
-        and the FIS and FLL writers use.
+        and the FIS and FLL writers use, and in its metadata the penalty
+        (``alpha``) and the weakest firing of a training row's strongest rule
+        (``weakest_log_firing``, the reference of the extrapolation warning).
         """
-        low, high = self._ranges
         n_features = rule_base.n_features
         metadata = {
             "library": "randomts",
@@ -542,16 +574,112 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             "params": _jsonable(self.get_params()),
             "n_samples_fit": int(n_samples),
         }
+        if getattr(self, "alpha_", None) is not None:
+            metadata["alpha"] = float(self.alpha_)
+        weakest = getattr(self, "_weakest_log_firing", None)
+        if weakest is not None and np.isfinite(weakest):
+            metadata["weakest_log_firing"] = float(weakest)
         if self._scaling is not None:
             mean, scale = self._scaling
             rule_base = rule_base.in_original_units(mean, scale)
             metadata["input_mean"] = mean.tolist()
             metadata["input_scale"] = scale.tolist()
-        self.rule_base_ = rule_base.replace(
-            metadata=metadata,
-            input_range=np.column_stack([low[:n_features], high[:n_features]]),
-            output_range=np.column_stack([low[n_features:], high[n_features:]]),
-        )
+        ranges = {}
+        if self._ranges is not None:
+            low, high = self._ranges
+            ranges = {
+                "input_range": np.column_stack([low[:n_features], high[:n_features]]),
+                "output_range": np.column_stack([low[n_features:], high[n_features:]]),
+            }
+        self.rule_base_ = rule_base.replace(metadata=metadata, **ranges)
+
+    @classmethod
+    def from_rule_base(
+        cls, rule_base, *, input_mean=None, input_scale=None, n_samples=None, **params
+    ):
+        """A fitted estimator that predicts with ``rule_base``.
+
+        For a rule base built or fitted outside :meth:`fit` — read from a
+        file of another tool, refined by hand, or fitted on data that is not
+        in memory (:func:`randomts.distributed.fit_estimator_dask`) — to be
+        used where scikit-learn expects a fitted regressor: ``predict``,
+        ``score``, pipelines, :meth:`prune`, :func:`randomts.save`. It is the
+        second half of ``fit``: with ``input_mean`` and ``input_scale``, the
+        rule base is the model of the standardised inputs
+        ``(X - input_mean) / input_scale`` (as ``fit`` fits it) and is stored
+        in the data's units, the standardisation recorded as ``fit`` records
+        it.
+
+        Parameters
+        ----------
+        rule_base : RuleBase
+            Fitted rules. Their ``input_range`` and ``output_range``, when
+            recorded, are the training ranges (the reference of
+            :class:`~randomts.exceptions.ExtrapolationWarning`, with the
+            metadata ``weakest_log_firing`` if present); the metadata
+            ``alpha`` gives ``alpha_`` when the ``alpha`` parameter is ``"auto"``.
+        input_mean, input_scale : array-like of shape (n_features,), optional
+            The standardisation the rule base was fitted under, both or neither
+            (``input_scale > 0``).
+        n_samples : int, optional
+            Training rows, recorded in the metadata.
+        **params
+            Parameters of the estimator (those it was fitted with, which
+            ``clone`` and refitting use); the defaults otherwise.
+
+        Returns
+        -------
+        RandomTSRegressor
+            Fitted: ``rule_base_`` is ``rule_base`` in the data's units with the
+            estimator's metadata; ``predict`` returns 1-D predictions for one output.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> X = np.random.default_rng(0).uniform(-1, 1, size=(200, 2)); y = X[:, 0] * X[:, 1]
+        >>> rules = RuleBase.random(2, n_rules=8, random_state=0).fit_consequents(X, y)
+        >>> model = RandomTSRegressor.from_rule_base(rules, alpha=0.0, n_rules=8)
+        >>> bool(np.allclose(model.predict(X), rules.predict(X)[:, 0]))
+        True
+        >>> bool(model.score(X, y) > 0.9), model.n_features_in_
+        (True, 2)
+        """
+        if not isinstance(rule_base, RuleBase):
+            raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
+        model = cls(**params)
+        model._validate_hyperparameters()
+        n_features = rule_base.n_features
+        if (input_mean is None) != (input_scale is None):
+            raise ValueError("Give both input_mean and input_scale, or neither.")
+        model._scaling = None
+        if input_mean is not None:
+            mean = check_matrix(input_mean, "input_mean", ndim=1, n_columns=n_features)
+            scale = check_matrix(input_scale, "input_scale", ndim=1, n_columns=n_features)
+            if np.any(scale <= 0):
+                raise ValueError(f"input_scale must be > 0 on every input; got {scale.tolist()}.")
+            model._scaling = (mean, scale)
+        metadata = rule_base.metadata
+        alpha = metadata.get("alpha") if model._auto_alpha() else model.alpha
+        model.alpha_ = None if alpha is None else float(alpha)
+        weakest = metadata.get("weakest_log_firing")
+        model._weakest_log_firing = None if weakest is None else float(weakest)
+        model.n_features_in_ = n_features
+        model.n_outputs_ = rule_base.n_outputs
+        model._y_ndim = 1 if rule_base.n_outputs == 1 else 2
+        model._stream = None
+        model._ranges = _recorded_ranges(rule_base)  # in the rule base's units: U's
+        if model._ranges is not None and model._scaling is not None:
+            mean, scale = model._scaling
+            low, high = model._ranges
+            model._ranges = (
+                np.concatenate([low[:n_features] * scale + mean, low[n_features:]]),
+                np.concatenate([high[:n_features] * scale + mean, high[n_features:]]),
+            )
+        if n_samples is None:
+            n_samples = metadata.get("n_samples_fit", 0)
+        model._set_rule_base(rule_base, check_int(n_samples, "n_samples", low=0))
+        return model
 
     def predict(self, X):
         """Predict with the fitted rule base.
@@ -787,9 +915,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             _restore_attribute(model, name, value)
         model._stream = None
         model._scaling = _fit_scaling(metadata, rule_base.n_features)
-        if rule_base.input_range is not None and rule_base.output_range is not None:
-            ranges = np.concatenate([rule_base.input_range, rule_base.output_range])
-            model._ranges = (ranges[:, 0], ranges[:, 1])  # else a partial_fit records them
+        model._ranges = _recorded_ranges(rule_base)  # None: a partial_fit records them
+        weakest = metadata.get("weakest_log_firing")
+        if isinstance(weakest, (int, float)) and np.isfinite(weakest):
+            model._weakest_log_firing = float(weakest)
         model.rule_base_ = rule_base.replace(metadata=metadata)
         return model
 
@@ -850,6 +979,14 @@ def _restore_attribute(model, name, record):
     elif not (record is None or isinstance(record, (bool, int, float, str))):
         raise ValueError(f"attribute {name!r} holds {type(record).__name__}")
     setattr(model, name, record)
+
+
+def _recorded_ranges(rule_base):
+    """``(low, high)`` over the inputs then outputs, from the rule base's ranges, or None."""
+    if rule_base.input_range is None or rule_base.output_range is None:
+        return None
+    ranges = np.concatenate([rule_base.input_range, rule_base.output_range])
+    return ranges[:, 0].copy(), ranges[:, 1].copy()
 
 
 def _fit_scaling(metadata, n_features):

@@ -36,14 +36,15 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from ._validation import check_int_option, check_matrix, check_option, check_real
-from .accumulators import LeastSquaresAccumulator, solve_factor
+from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
+from .accumulators import LeastSquaresAccumulator, _rank_tolerance, gram_eigh, solve_factor
 from .design import design_rows_writer, split_coefficients
 from .rulebase import RuleBase
 from .solvers import SOLVERS
 
 __all__ = [
     "AlphaSelection",
+    "LeaveOneOutRidge",
     "RulesSelection",
     "ridge_alpha_curve",
     "ridge_loo",
@@ -247,71 +248,287 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
     return selection
 
 
-def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean):
+class LeaveOneOutRidge:
+    """Exact leave-one-out ridge over a grid of penalties, from rows given in blocks.
+
+    What :func:`ridge_loo` computes, for rows that are not in memory at once
+    (chunks of a file, the workers of a cluster) or for a design matrix that
+    is never formed whole. Two passes over the rows:
+
+    1. :meth:`update` (or :meth:`update_rows`) folds blocks of ``K`` and
+       ``Y`` into the Gram matrix of ``[K Y 1]`` through the fitting engine
+       (:class:`~randomts.accumulators.LeastSquaresAccumulator` with the
+       ``"cholesky"`` factor); accumulations of different rows combine with
+       :meth:`merge`.
+    2. :meth:`squared_errors` gives, for a block of rows, the sum of the
+       squared leave-one-out residuals at every ``alpha`` of the grid (from
+       the eigendecomposition of ``K^T K``, :meth:`decompose`, computed once);
+       the sums of all blocks add up.
+
+    :meth:`select` then picks the ``alpha`` of least error and gives the
+    coefficients there.
+
+    Parameters
+    ----------
+    n_columns : int
+        Columns of ``K``.
+    n_outputs : int, default=1
+        Columns of ``Y``; one ``alpha`` serves all of them.
+    alphas : array-like of float > 0, optional
+        The grid; by default ``RELATIVE_ALPHAS`` times the mean eigenvalue of
+        ``K^T K``, as in :func:`ridge_loo`.
+    toward_mean : bool, default=True
+        Shrink toward the coefficients that reproduce the mean of each output
+        (see :func:`ridge_loo`) instead of toward zero.
+    what : str, optional
+        What the columns are, for the error raised when the Gram matrix cannot
+        fit in memory.
+
+    Attributes
+    ----------
+    accumulator : LeastSquaresAccumulator
+        The Gram matrix of ``[K Y 1]`` of the rows folded in.
+    prior : ndarray of shape (n_columns, n_outputs)
+        The coefficients the penalty shrinks toward (zeros unless
+        ``toward_mean``); available after :meth:`decompose`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> K = rng.normal(size=(500, 6)); y = K @ rng.normal(size=6) + 0.1 * rng.normal(size=500)
+    >>> blocks = np.array_split(np.arange(500), 4)
+    >>> loo = LeaveOneOutRidge(6, alphas=[1e-2, 1.0, 1e2])
+    >>> for rows in blocks:  # first pass
+    ...     _ = loo.update(K[rows], y[rows])
+    >>> squares = sum(loo.squared_errors(K[rows], y[rows]) for rows in blocks)  # second pass
+    >>> selection = loo.select(squares)
+    >>> whole = ridge_loo(K, y, [1e-2, 1.0, 1e2])
+    >>> bool(np.allclose(selection.errors, whole.errors, rtol=1e-10))
+    True
+    >>> bool(np.allclose(selection.coefficients, whole.coefficients, rtol=1e-10))
+    True
+    """
+
+    def __init__(self, n_columns, n_outputs=1, *, alphas=None, toward_mean=True, what=None):
+        self.n_columns = check_int(n_columns, "n_columns", low=1)
+        self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
+        self.alphas = None if alphas is None else _check_alphas(alphas)
+        self.toward_mean = bool(toward_mean)
+        self.accumulator = LeastSquaresAccumulator(
+            self.n_columns, self.n_outputs + 1, solver="cholesky", what=what
+        )
+        self._spectrum = None
+
+    @property
+    def n_samples(self) -> int:
+        """Rows folded in by the first pass."""
+        return self.accumulator.n_samples
+
+    def _first_pass(self):
+        if self._spectrum is not None:
+            raise ValueError(
+                "The first pass is over: rows can no longer be added after decompose(), "
+                "squared_errors() or select()."
+            )
+
+    def update(self, K, Y, *, n_jobs=None):
+        """Fold in rows ``K`` (n_rows, n_columns) and their targets ``Y``; returns self."""
+        self._first_pass()
+        K = check_matrix(K, "K", column_label="columns", n_columns=self.n_columns)
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", n_columns=self.n_outputs)
+        if Y.shape[0] != K.shape[0]:
+            raise ValueError(
+                f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
+            )
+        ones = np.ones((K.shape[0], 1))
+        self.accumulator.update(K, np.hstack([Y, ones]), n_jobs=n_jobs)
+        return self
+
+    def update_rows(self, fill, n_rows, *, n_jobs=None):
+        """Fold in ``n_rows`` rows of ``[K Y]`` written in blocks by ``fill(start, stop, out)``.
+
+        As :meth:`LeastSquaresAccumulator.update_rows`; the column of ones is
+        added here. Returns self.
+        """
+        self._first_pass()
+        width = self.n_columns + self.n_outputs
+
+        def write(start, stop, out):
+            fill(start, stop, out[:, :width])
+            out[:, width] = 1.0
+
+        self.accumulator.update_rows(write, n_rows, n_jobs=n_jobs)
+        return self
+
+    def merge(self, other):
+        """Fold in the first pass of another instance over other rows; returns self."""
+        self._first_pass()
+        if not isinstance(other, LeaveOneOutRidge) or other.toward_mean != self.toward_mean:
+            raise ValueError("Can only merge a LeaveOneOutRidge with the same toward_mean.")
+        self.accumulator.merge(other.accumulator)
+        return self
+
+    def decompose(self):
+        """End the first pass: the eigendecomposition of ``K^T K`` and the grid; returns self."""
+        if self._spectrum is not None:
+            return self
+        n_samples = self.n_samples
+        if n_samples == 0:
+            raise ValueError("No rows have been folded in: call update(K, Y) first.")
+        p, m = self.n_columns, self.n_outputs
+        G = self.accumulator.factor
+        eigenvalues, V, above = gram_eigh(G, p, n_samples=n_samples)
+        total = float(np.trace(G[:p, :p]))
+        eigenvalues, V = eigenvalues[above], V[:, above]
+        scale = total / p if total > 0 else 1.0
+        alphas = scale * RELATIVE_ALPHAS if self.alphas is None else self.alphas
+        z_y, z_1 = V.T @ G[:p, p : p + m], V.T @ G[:p, p + m]
+        mean = G[p : p + m, p + m] / n_samples
+        # the prior Gamma_0 = V a_0: the constant 1 fitted with a penalty of 1e-10 of the scale,
+        # times the mean of each output; then the ridge fits the rest, Y - K Gamma_0
+        if self.toward_mean:
+            a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), mean)
+        else:
+            a_0 = np.zeros((eigenvalues.size, m))
+        self._spectrum = _Spectrum(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
+        self.prior = V @ a_0
+        return self
+
+    def squared_errors(self, K, Y):
+        """Sum over the rows of ``K`` and ``Y`` of the squared leave-one-out residuals.
+
+        Parameters
+        ----------
+        K : ndarray of shape (n_rows, n_columns)
+            Rows of the design matrix folded in by the first pass.
+        Y : ndarray of shape (n_rows,) or (n_rows, n_outputs)
+            Their targets.
+
+        Returns
+        -------
+        ndarray of shape (n_alphas,)
+            Summed over rows and outputs, one entry per ``alpha`` of the grid
+            (``inf`` where a leverage reaches 1).
+        """
+        K = check_matrix(K, "K", column_label="columns", n_columns=self.n_columns)
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", n_columns=self.n_outputs)
+        spectrum = self.decompose()._spectrum
+        return spectrum.squared_errors(K @ spectrum.V, Y)
+
+    def select(self, squared_errors):
+        """The ``alpha`` of least leave-one-out error and the coefficients there.
+
+        Parameters
+        ----------
+        squared_errors : array-like of shape (n_alphas,)
+            :meth:`squared_errors` summed over every row folded in.
+
+        Returns
+        -------
+        AlphaSelection
+            ``criterion="loo"``; ``errors`` are mean squared errors averaged
+            over rows and outputs.
+        """
+        spectrum = self.decompose()._spectrum
+        squared = np.asarray(squared_errors, dtype=float)
+        if squared.shape != spectrum.alphas.shape:
+            raise ValueError(
+                f"squared_errors must have one entry per alpha ({spectrum.alphas.size}); "
+                f"got shape {squared.shape}."
+            )
+        return spectrum.select(squared, self.n_samples * self.n_outputs)
+
+
+@dataclass(frozen=True)
+class _Spectrum:
+    """The ridge solutions of every ``alpha`` of a grid in the eigenbasis ``V`` of ``K^T K``."""
+
+    eigenvalues: np.ndarray
+    V: np.ndarray
+    alphas: np.ndarray
+    a_0: np.ndarray
+    z_rest: np.ndarray
+
+    @property
+    def inverse(self):  # (rank, n_alphas)
+        return 1.0 / (self.eigenvalues[:, None] + self.alphas[None, :])
+
+    @property
+    def coordinates(self):
+        """Coordinates of ``Gamma(alpha)`` in ``V``, all alphas side by side: (rank, n_alphas, m)."""
+        return self.a_0[:, None, :] + self.inverse[:, :, None] * self.z_rest[:, None, :]
+
+    def squared_errors(self, P, Y):
+        """Summed squared LOO residuals of the rows ``P = K V`` with targets ``Y``, per alpha."""
+        n_alphas, n_outputs = self.alphas.size, Y.shape[1]
+        inverse = self.inverse
+        coordinates = self.coordinates.reshape(self.eigenvalues.size, -1)
+        squared = np.zeros(n_alphas)
+        step = max(1, _BLOCK_ELEMENTS // max(P.shape[1] + coordinates.shape[1], 1))
+        for start in range(0, P.shape[0], step):
+            Pb, Yb = P[start : start + step], Y[start : start + step]
+            fitted = (Pb @ coordinates).reshape(Pb.shape[0], n_alphas, n_outputs)
+            leverage = (Pb * Pb) @ inverse
+            with np.errstate(divide="ignore", invalid="ignore"):
+                loo = (Yb[:, None, :] - fitted) / (1.0 - leverage)[:, :, None]
+                squared += np.sum(loo * loo, axis=(0, 2))
+        return squared
+
+    def select(self, squared, n_values):
+        errors = squared / n_values
+        errors[~np.isfinite(errors)] = np.inf
+        best = int(np.argmin(errors))
+        gamma = self.V @ self.coordinates[:, best, :]
+        return AlphaSelection(float(self.alphas[best]), self.alphas, errors, "loo", gamma)
+
+
+def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None, n_jobs=None):
     """:func:`ridge_loo` on a design matrix given by blocks: ``rows(start, stop) = K[start:stop]``.
 
-    With at least as many rows as columns, ``K`` is formed a block at a time
-    (twice: for ``K^T K`` and for ``P = K V``), never whole. Returns the
-    :class:`AlphaSelection` and the prior ``Gamma_0`` (zeros unless ``toward_mean``).
+    With at least as many rows as columns, :class:`LeaveOneOutRidge` forms
+    ``K`` a block at a time (twice: for the Gram matrix, written by ``fill``
+    if given, and for the leave-one-out residuals), never whole. With more
+    columns than rows, the row space: the eigendecomposition of ``K K^T``.
+    Returns the :class:`AlphaSelection` and the prior ``Gamma_0`` (zeros
+    unless ``toward_mean``).
     """
-    eps = np.finfo(float).eps
     n_outputs = Y.shape[1]
-    ones = np.ones(n_samples)
     step = max(1, _BLOCK_ELEMENTS // max(n_columns, 1))
     blocks = [(start, min(start + step, n_samples)) for start in range(0, n_samples, step)]
-    if n_columns > n_samples:  # the row space: K K^T, n_samples x n_samples
-        K = rows(0, n_samples)
-        eigenvalues, U = scipy.linalg.eigh(K @ K.T, check_finite=False, driver="evd")
-        total = float(np.sum(np.clip(eigenvalues, 0.0, None)))
-        keep = eigenvalues > max(n_samples, n_columns) * eps * max(eigenvalues.max(), 0.0)
-        eigenvalues, U = eigenvalues[keep], U[:, keep]
-        root = np.sqrt(eigenvalues)
-        P = U * root  # = K V
-        V = (K.T @ U) / root
-        z_y, z_1 = P.T @ Y, P.T @ ones
-    else:  # the column space: K^T K, accumulated by blocks of rows
-        gram = np.zeros((n_columns, n_columns))
-        KtY = np.zeros((n_columns, n_outputs))
-        Kt1 = np.zeros(n_columns)
-        for start, stop in blocks:
-            Kb = rows(start, stop)
-            gram += Kb.T @ Kb
-            KtY += Kb.T @ Y[start:stop]
-            Kt1 += Kb.sum(axis=0)
-        eigenvalues, V = scipy.linalg.eigh(gram, check_finite=False, driver="evd")
-        total = float(np.trace(gram))
-        keep = eigenvalues > max(n_samples, n_columns) * eps * max(eigenvalues.max(), 0.0)
-        eigenvalues, V = eigenvalues[keep], V[:, keep]
-        z_y, z_1 = V.T @ KtY, V.T @ Kt1
-        P = None
+    if n_columns <= n_samples:
+        loo = LeaveOneOutRidge(n_columns, n_outputs, alphas=alphas, toward_mean=toward_mean)
+        if fill is None:
+
+            def fill(start, stop, out):
+                out[:, :n_columns] = rows(start, stop)
+                out[:, n_columns:] = Y[start:stop]
+
+        loo.update_rows(fill, n_samples, n_jobs=n_jobs)
+        squared = sum(
+            loo.squared_errors(rows(start, stop), Y[start:stop]) for start, stop in blocks
+        )
+        return loo.select(squared), loo.prior
+    # the row space: K K^T = U diag(l) U^T, n_samples x n_samples; then P = K V = U sqrt(l)
+    K = rows(0, n_samples)
+    eigenvalues, U = scipy.linalg.eigh(K @ K.T, check_finite=False, driver="evd")
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    total = float(np.sum(eigenvalues))
+    keep = eigenvalues > _rank_tolerance(eigenvalues[::-1], n_samples, n_columns)
+    eigenvalues, U = eigenvalues[keep], U[:, keep]
+    root = np.sqrt(eigenvalues)
+    P = U * root
+    V = (K.T @ U) / root
     scale = total / n_columns if total > 0 else 1.0
     if alphas is None:
         alphas = scale * RELATIVE_ALPHAS
-    # the prior Gamma_0 = V a_0: the constant 1 fitted with a penalty of 1e-10 of the scale,
-    # times the mean of each output; then the ridge fits the rest, Y - K Gamma_0
+    z_y, z_1 = P.T @ Y, P.T @ np.ones(n_samples)
     if toward_mean:
         a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), Y.mean(axis=0))
     else:
         a_0 = np.zeros((eigenvalues.size, n_outputs))
-    z_rest = z_y - eigenvalues[:, None] * a_0
-    inverse = 1.0 / (eigenvalues[:, None] + alphas[None, :])  # (rank, n_alphas)
-    # coordinates of Gamma(alpha) in V, for all alphas side by side: (rank, n_alphas * n_outputs)
-    coordinates = (a_0[:, None, :] + inverse[:, :, None] * z_rest[:, None, :]).reshape(
-        eigenvalues.size, -1
-    )
-    squared = np.zeros(alphas.size)
-    for start, stop in blocks:
-        Pb = P[start:stop] if P is not None else rows(start, stop) @ V
-        fitted = (Pb @ coordinates).reshape(stop - start, alphas.size, n_outputs)
-        leverage = (Pb * Pb) @ inverse
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loo = (Y[start:stop, None, :] - fitted) / (1.0 - leverage)[:, :, None]
-            squared += np.sum(loo * loo, axis=(0, 2))
-    errors = squared / (n_samples * n_outputs)
-    errors[~np.isfinite(errors)] = np.inf
-    best = int(np.argmin(errors))
-    gamma = V @ coordinates.reshape(eigenvalues.size, alphas.size, n_outputs)[:, best, :]
-    selection = AlphaSelection(float(alphas[best]), alphas, errors, "loo", gamma)
+    spectrum = _Spectrum(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
+    selection = spectrum.select(spectrum.squared_errors(P, Y), n_samples * n_outputs)
     return selection, V @ a_0
 
 

@@ -34,13 +34,17 @@ from .sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
     sample_centers,
+    sample_rows,
     sample_widths,
     sigmas_to_widths,
     widths_to_sigmas,
 )
 from .solvers import SOLVERS
 
-__all__ = ["Rule", "RuleBase", "as_rule_base"]
+__all__ = ["RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
+
+#: Where :meth:`RuleBase.random` takes centres from: two distributions, or rows of data.
+RANDOM_CENTERS = ("normal", "uniform", "samples", "data")
 
 # Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
 _MIN_BLOCKS_PER_THREAD = 4
@@ -490,14 +494,16 @@ class RuleBase:
         normalize=False,
         input_names=None,
         output_names=None,
+        data=None,
         random_state=None,
     ) -> RuleBase:
         """Random antecedents with zero consequents, drawn as in the paper.
 
         Centres ``a_i ~ N(0, center_scale**2)`` per coordinate (default variance
-        2) or uniform over ``center_bounds``; RBF widths ``b_i ~ U(width_range]``
-        (default ``U(0, 1)``), turned into ``sigma_i = 1/sqrt(2 b_i)`` on every
-        input. Centres are drawn first, then widths, from one generator.
+        2), uniform over ``center_bounds``, or taken from ``data``; RBF widths
+        ``b_i ~ U(width_range]`` (default ``U(0, 1)``), turned into
+        ``sigma_i = 1/sqrt(2 b_i)`` on every input. Centres are drawn first,
+        then widths, from one generator.
 
         Parameters
         ----------
@@ -507,8 +513,11 @@ class RuleBase:
             Number of outputs.
         n_rules : int, default=100
             Number of rules.
-        centers : {"normal", "uniform"}, default="normal"
-            Centre distribution.
+        centers : {"normal", "uniform", "samples", "data"}, default="normal"
+            Centre distribution: normal, uniform over ``center_bounds``, rows
+            of ``data`` drawn at random (:func:`~randomts.sampling.sample_rows`),
+            or uniform over the bounding box of ``data`` (an input that is
+            constant in ``data`` gets a box of width 1 around its value).
         center_scale : float or array-like, default=sqrt(2)
             Standard deviation of the normal centre distribution.
         center_bounds : (low, high), optional
@@ -519,6 +528,10 @@ class RuleBase:
             Weighted average (True) or weighted sum (False).
         input_names, output_names : sequence of str, optional
             Variable names.
+        data : array-like of shape (n_samples, n_features), optional
+            Rows for ``centers="samples"`` or ``"data"``; anything with a
+            ``shape`` and NumPy-style indexing and reductions (a dask array,
+            say) is read only where needed.
         random_state : int, RandomState, Generator or None
             Seed; the same seed gives the same rule base, bit for bit.
 
@@ -533,17 +546,40 @@ class RuleBase:
         ((3, 2), 0)
         >>> rb == RuleBase.random(n_features=2, n_outputs=1, n_rules=3, random_state=0)
         True
+        >>> X = np.random.default_rng(0).normal(size=(50, 2))
+        >>> rb = RuleBase.random(2, n_rules=4, centers="samples", data=X, random_state=0)
+        >>> all(any((center == X).all(axis=1)) for center in rb.centers)
+        True
         """
         rng = check_random_state(random_state)
         low_high = check_pair(width_range, "width_range")
-        a = sample_centers(
-            n_rules,
-            n_features,
-            distribution=centers,
-            scale=center_scale,
-            bounds=center_bounds,
-            random_state=rng,
-        )
+        check_option(centers, "centers", RANDOM_CENTERS)
+        if centers in ("samples", "data"):
+            if data is None:
+                raise ValueError(f"centers={centers!r} needs the rows to draw from: give data=.")
+            if not hasattr(data, "shape"):
+                data = np.asarray(data, dtype=float)
+            if len(data.shape) != 2 or data.shape[1] != n_features:
+                raise ValueError(
+                    f"data must be a 2-D array of rows with n_features={n_features} columns; "
+                    f"got shape {tuple(data.shape)}."
+                )
+        if centers == "samples":
+            a = sample_rows(n_rules, data, random_state=rng)
+        else:
+            if centers == "data":
+                low = np.asarray(data.min(axis=0), dtype=float)
+                high = np.asarray(data.max(axis=0), dtype=float)
+                flat = high - low <= 0
+                center_bounds = (np.where(flat, low - 0.5, low), np.where(flat, high + 0.5, high))
+            a = sample_centers(
+                n_rules,
+                n_features,
+                distribution="uniform" if centers == "data" else centers,
+                scale=center_scale,
+                bounds=center_bounds,
+                random_state=rng,
+            )
         b = sample_widths(n_rules, low=low_high[0], high=low_high[1], random_state=rng)
         return cls(
             a,

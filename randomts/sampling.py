@@ -140,8 +140,10 @@ def sample_rows(n_rules, X, *, random_state=None):
     ----------
     n_rules : int
         Number of rules.
-    X : ndarray of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features)
         The rows to draw from (standardised training inputs, in the estimator).
+        Anything with a ``shape`` that takes an array of row indices (a NumPy
+        array, a memmap, a dask array) is read only at the drawn rows.
     random_state : int, RandomState, Generator or None
         Source of randomness.
 
@@ -160,8 +162,9 @@ def sample_rows(n_rules, X, *, random_state=None):
     5
     """
     n_rules = check_int(n_rules, "n_rules", low=1)
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0:
+    if not hasattr(X, "shape"):
+        X = np.asarray(X, dtype=float)
+    if len(X.shape) != 2 or X.shape[0] == 0:
         raise ValueError(f"X must be a non-empty 2-D array of rows; got shape {X.shape}.")
     rng = check_random_state(random_state)
     n_samples = X.shape[0]
@@ -170,7 +173,7 @@ def sample_rows(n_rules, X, *, random_state=None):
     else:
         extra = rng.choice(n_samples, size=n_rules - n_samples)
         rows = np.concatenate([rng.permutation(n_samples), extra])
-    return X[rows].copy()
+    return np.array(X[rows], dtype=float)
 
 
 def default_width_range(n_features, *, normalize=False):

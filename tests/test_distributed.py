@@ -6,6 +6,7 @@ import pytest
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("dask.distributed")
 
+import randomts  # noqa: E402
 from randomts import RandomTSRegressor, RuleBase  # noqa: E402
 from randomts.distributed import fit_consequents_dask, fit_estimator_dask  # noqa: E402
 
@@ -98,5 +99,91 @@ def test_dask_errors():
         fit_consequents_dask(antecedents, X, da.zeros(10), split_every=1)
     with pytest.raises(TypeError, match="antecedents must be a RuleBase"):
         fit_consequents_dask(None, X, da.zeros(10))
-    with pytest.raises(ValueError, match="supports standardize=False"):
-        fit_estimator_dask(RandomTSRegressor(standardize=True), X, da.zeros(10))
+    with pytest.raises(TypeError, match="estimator must be a RandomTSRegressor"):
+        fit_estimator_dask(RuleBase.random(3, n_rules=2), X, da.zeros(10))
+    with pytest.raises(ValueError, match="same number of rows; got 10 and 9"):
+        fit_estimator_dask(RandomTSRegressor(), X, da.zeros(9))
+    with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
+        fit_estimator_dask(RandomTSRegressor(n_rules=0), X, da.zeros(10))
+
+
+def noisy_data(seed, n=2400):
+    """Inputs far from the origin on different scales, a noisy target."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack(
+        [50 + 10 * rng.normal(size=n), 1e-3 * rng.normal(size=n), rng.uniform(size=n)]
+    )
+    y = np.tanh((X[:, 0] - 50) / 10) + np.sin(1e3 * X[:, 1]) * X[:, 2] + 0.1 * rng.normal(size=n)
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},  # the defaults: standardised inputs, centres drawn from the rows, LOO ridge
+        {"centers": "data"},
+        {"normalize": True},
+        {"order": 0},
+        {"alpha": 1e-2},
+        {"alpha": 1e-2, "solver": "cholesky", "centers": "data"},
+    ],
+)
+def test_estimator_at_any_setting_on_dask_equals_fit(client, params):
+    X, y = noisy_data(5)
+    chunks = ((500,) * 4 + (400,),)
+    with distributed.get_task_stream(client) as tasks:
+        model = fit_estimator_dask(
+            RandomTSRegressor(n_rules=20, random_state=2, **params),
+            da.from_array(X, chunks=chunks + ((3,),)),
+            da.from_array(y, chunks=chunks),
+            split_every=2,
+            client=client,
+        )
+    whole = RandomTSRegressor(n_rules=20, random_state=2, **params).fit(X, y)
+    assert model.get_params() == whole.get_params()
+    assert model.alpha_ == pytest.approx(whole.alpha_, rel=1e-10)
+    # The mean and deviation of the columns are summed in another order than NumPy's; a
+    # leave-one-out penalty of 1e-6 of the Gram matrix's scale makes the fit that sensitive
+    # to the last bits of the standardisation (one ulp moves the in-memory fit by ~1e-8).
+    tolerance = 1e-6 if isinstance(params.get("alpha", "auto"), str) else 1e-10
+    assert relative_gap(model.predict(X), whole.predict(X)) < tolerance
+    np.testing.assert_allclose(
+        model.rule_base_.input_range, whole.rule_base_.input_range, rtol=1e-13
+    )
+    np.testing.assert_array_equal(model.rule_base_.output_range, whole.rule_base_.output_range)
+    assert model.rule_base_.metadata.keys() == whole.rule_base_.metadata.keys()
+    assert model.rule_base_.metadata["n_samples_fit"] == 2400
+    assert model.rule_base_.metadata["weakest_log_firing"] == pytest.approx(
+        whole.rule_base_.metadata["weakest_log_firing"], rel=1e-10
+    )
+    names = [str(task["key"]) for task in tasks.data]
+    if isinstance(params.get("alpha", "auto"), str):  # both passes ran chunk by chunk
+        assert sum("_chunk_gram" in name for name in names) == 5
+        assert sum("_chunk_loo" in name for name in names) == 5
+    else:
+        assert sum("_chunk_stream" in name for name in names) == 5
+    # the model is an ordinary fitted estimator: it warns far from the data, saves and prunes
+    with pytest.warns(randomts.ExtrapolationWarning):
+        model.predict(X[:3] + [1e4, 0, 0])
+    assert model.prune(5, X, y).predict(X).shape == (2400,)
+
+
+def test_estimator_on_dask_with_fewer_rows_than_unknowns_fits_them_in_memory(client):
+    X, y = noisy_data(6, n=150)  # 100 rules x 4 unknowns > 150 rows: the row space
+    model = fit_estimator_dask(
+        RandomTSRegressor(random_state=0),
+        da.from_array(X, chunks=(50, 3)),
+        da.from_array(y, chunks=50),
+    )
+    whole = RandomTSRegressor(random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.predict(X), whole.predict(X))
+
+
+def test_the_estimator_given_to_dask_is_left_unchanged(client):
+    X, y = noisy_data(7, n=600)
+    template = RandomTSRegressor(n_rules=5, random_state=0)
+    model = fit_estimator_dask(
+        template, da.from_array(X, chunks=(200, 3)), da.from_array(y, chunks=200)
+    )
+    assert model is not template and hasattr(model, "rule_base_")
+    assert not hasattr(template, "rule_base_")

@@ -5,7 +5,13 @@ import pytest
 from sklearn.linear_model import RidgeCV
 
 from randomts import RuleBase
-from randomts.model_selection import ridge_alpha_curve, select_alpha, select_n_rules
+from randomts.model_selection import (
+    LeaveOneOutRidge,
+    ridge_alpha_curve,
+    ridge_loo,
+    select_alpha,
+    select_n_rules,
+)
 
 ALPHAS = np.logspace(-6, 2, 9)
 
@@ -150,3 +156,65 @@ def test_n_rules_selection_errors():
         select_n_rules(antecedents, X, y, X, y, [6])
     with pytest.raises(ValueError, match="X_val has 3 features, but this rule base is expecting 2"):
         select_n_rules(antecedents, X, y, np.zeros((4, 3)), np.zeros(4))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("toward_mean", [False, True])
+def test_leave_one_out_ridge_in_blocks_equals_it_in_memory(seed, toward_mean):
+    """Two passes over uneven blocks, one accumulation merged from two: ridge_loo's numbers."""
+    rng = np.random.default_rng(seed)
+    K = rng.normal(size=(700, 15)) * rng.uniform(0.1, 3.0, size=15)
+    Y = 2.0 + K @ rng.normal(size=(15, 2)) + 0.2 * rng.normal(size=(700, 2))
+    blocks = np.array_split(np.arange(700), [90, 400, 420])
+    halves = [LeaveOneOutRidge(15, 2, toward_mean=toward_mean) for _ in range(2)]
+    for i, rows in enumerate(blocks):
+        halves[i % 2].update(K[rows], Y[rows])
+    loo = halves[0].merge(halves[1])
+    assert loo.n_samples == 700
+    squared = sum(loo.squared_errors(K[rows], Y[rows]) for rows in blocks)
+    selection = loo.select(squared)
+    whole = ridge_loo(K, Y, toward_mean=toward_mean)
+    np.testing.assert_allclose(selection.alphas, whole.alphas, rtol=1e-12)
+    np.testing.assert_allclose(selection.errors, whole.errors, rtol=1e-9)
+    assert selection.alpha == whole.alpha
+    np.testing.assert_allclose(selection.coefficients, whole.coefficients, rtol=1e-9, atol=1e-12)
+
+
+def test_the_chosen_ridge_is_the_engines_ridge_fit_at_that_alpha():
+    """The coefficients of the LOO choice are the fitting engine's ridge solution there."""
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-2, 2, size=(500, 2))
+    y = np.sin(2 * X[:, 0]) * X[:, 1] + 0.5 * rng.normal(size=500)
+    antecedents = RuleBase.random(2, n_rules=30, random_state=0, width_range=(0, 0.5))
+    K = antecedents.design_matrix(X, order=1)
+    # a grid of penalties that keep K^T K + alpha I well conditioned (cond < 1e6), so that
+    # every solver's rounding stays below the tolerance
+    alphas = np.trace(K.T @ K) / K.shape[1] * np.logspace(-5, 0, 6)
+    selection = ridge_loo(K, y, alphas, toward_mean=False)
+    assert selection.alpha > alphas[0]  # an interior choice
+    for solver in ("cholesky", "lstsq", "pinv"):
+        fitted = antecedents.fit_consequents(X, y, solver=solver, alpha=selection.alpha)
+        np.testing.assert_allclose(
+            K @ selection.coefficients[:, 0], fitted.predict(X)[:, 0], rtol=1e-8, atol=1e-8
+        )
+
+
+def test_leave_one_out_ridge_errors():
+    loo = LeaveOneOutRidge(3)
+    with pytest.raises(ValueError, match="No rows have been folded in"):
+        loo.decompose()
+    with pytest.raises(ValueError, match="K has 2 columns"):
+        loo.update(np.ones((4, 2)), np.ones(4))
+    with pytest.raises(ValueError, match="same number of rows; got 4 and 3"):
+        loo.update(np.ones((4, 3)), np.ones(3))
+    rng = np.random.default_rng(0)
+    K = rng.normal(size=(20, 3))
+    loo.update(K, K.sum(axis=1))
+    with pytest.raises(ValueError, match="one entry per alpha"):
+        loo.select(np.ones(3))
+    with pytest.raises(ValueError, match="rows can no longer be added"):
+        loo.update(K, K.sum(axis=1))
+    with pytest.raises(ValueError, match="alphas must be a non-empty 1-D grid"):
+        LeaveOneOutRidge(3, alphas=[0.0, 1.0])
+    with pytest.raises(ValueError, match="same toward_mean"):
+        LeaveOneOutRidge(3).merge(LeaveOneOutRidge(3, toward_mean=False))

@@ -243,3 +243,81 @@ def test_other_fitted_attributes_survive_saving(tmp_path):
         assert back.labels_.tolist() == ["a", "b"] and not hasattr(back, "matrix_")
     pruned = loads(dumps(model, "json"), "json").prune(2, X, y)  # refits with the chosen penalty
     assert pruned.rule_base_ == prune(model.rule_base_, 2, X, y, alpha=0.125)
+
+
+@pytest.mark.parametrize("standardize", [False, True])
+def test_from_rule_base_is_the_second_half_of_fit(standardize):
+    """The rule base fit fits, given to from_rule_base, makes the estimator fit makes."""
+    X, y = data(offset=100.0 if standardize else 0.0)
+    model = RandomTSRegressor(n_rules=15, standardize=standardize, random_state=2)
+    fitted = clone(model).fit(X, y)
+    if standardize:
+        mean, scale = X.mean(axis=0), X.std(axis=0)
+        U = (X - mean) / scale
+        scaling = {"input_mean": mean, "input_scale": scale}
+    else:
+        U, scaling = X, {}
+    rules = model.draw_antecedents(U).fit_consequents(U, y, alpha=fitted.alpha_, solver="cholesky")
+    ranges = np.column_stack([U.min(axis=0), U.max(axis=0)])
+    rules = rules.replace(
+        input_range=ranges,
+        output_range=[[y.min(), y.max()]],
+        metadata={
+            "alpha": fitted.alpha_,
+            "weakest_log_firing": fitted.rule_base_.metadata["weakest_log_firing"],
+        },
+    )
+    made = RandomTSRegressor.from_rule_base(
+        rules, n_samples=len(X), **scaling, **model.get_params()
+    )
+    assert made.get_params() == fitted.get_params() and made.alpha_ == fitted.alpha_
+    assert made.rule_base_.metadata.keys() == fitted.rule_base_.metadata.keys()
+    np.testing.assert_allclose(made.rule_base_.input_range, fitted.rule_base_.input_range)
+    # the same penalty, without fit's shrinkage toward the mean: close, not equal
+    assert made.score(X, y) == pytest.approx(fitted.score(X, y), abs=1e-3)
+    with pytest.warns(randomts.ExtrapolationWarning):
+        made.predict(X[:2] + 1e3)
+    assert made.prune(5, X, y).n_rules == 5
+    assert clone(made).fit(X, y).rule_base_ == fitted.rule_base_
+
+
+def test_from_rule_base_of_another_tool_saves_and_loads(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(200, 2))
+    y = X[:, 0] * X[:, 1]
+    rules = RuleBase.random(2, n_rules=6, random_state=0).fit_consequents(X, y)
+    model = RandomTSRegressor.from_rule_base(rules, alpha=0.0)
+    assert model.alpha_ == 0.0 and model.n_outputs_ == 1
+    np.testing.assert_array_equal(model.predict(X), rules.predict(X)[:, 0])
+    randomts.save(model, tmp_path / "m.json")
+    back = randomts.load(tmp_path / "m.json")
+    np.testing.assert_array_equal(back.predict(X), model.predict(X))
+
+
+def test_from_rule_base_errors():
+    rules = RuleBase.random(2, n_rules=3, random_state=0)
+    with pytest.raises(TypeError, match="rule_base must be a RuleBase; got str"):
+        RandomTSRegressor.from_rule_base("rules")
+    fitted = rules.fit_consequents(np.eye(3, 2), np.ones(3))
+    with pytest.raises(ValueError, match="both input_mean and input_scale"):
+        RandomTSRegressor.from_rule_base(fitted, input_mean=[0.0, 0.0])
+    with pytest.raises(ValueError, match="input_scale must be > 0"):
+        RandomTSRegressor.from_rule_base(fitted, input_mean=[0.0, 0.0], input_scale=[1.0, 0.0])
+    with pytest.raises(ValueError, match="input_mean has 3"):
+        RandomTSRegressor.from_rule_base(fitted, input_mean=[0.0] * 3, input_scale=[1.0] * 3)
+    with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
+        RandomTSRegressor.from_rule_base(fitted, n_rules=-1)
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_a_loaded_estimator_warns_where_no_rule_fires(tmp_path, fmt):
+    X, y = data()
+    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    randomts.save(model, tmp_path / f"m{FORMATS[fmt]}")
+    back = randomts.load(tmp_path / f"m{FORMATS[fmt]}")
+    far = X[:4] + [1e3, 0.0, 0.0]
+    with pytest.warns(randomts.ExtrapolationWarning, match="4 of 4 rows"):
+        back.predict(far)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", randomts.ExtrapolationWarning)
+        back.predict(X)

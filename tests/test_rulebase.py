@@ -373,3 +373,20 @@ def test_ranges_in_metadata_become_the_attributes():
 def test_bad_ranges_are_named(kwargs, error, message):
     with pytest.raises(error, match=message):
         RuleBase(centers=[[0.0]], sigmas=[[1.0]], **kwargs)
+
+
+def test_random_centres_from_data_rows_and_box():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=40), np.full(40, 3.0)])
+    rows = RuleBase.random(2, n_rules=5, centers="samples", data=X, random_state=1)
+    assert all((center == X).all(axis=1).any() for center in rows.centers)
+    assert rows == RuleBase.random(2, n_rules=5, centers="samples", data=X, random_state=1)
+    box = RuleBase.random(2, n_rules=200, centers="data", data=X, random_state=1)
+    assert X[:, 0].min() <= box.centers[:, 0].min() and box.centers[:, 0].max() <= X[:, 0].max()
+    assert 2.5 <= box.centers[:, 1].min() and box.centers[:, 1].max() <= 3.5  # constant: width 1
+    with pytest.raises(ValueError, match="centers='samples' needs the rows"):
+        RuleBase.random(2, centers="samples")
+    with pytest.raises(ValueError, match="n_features=3 columns; got shape \\(40, 2\\)"):
+        RuleBase.random(3, centers="data", data=X)
+    with pytest.raises(ValueError, match="The 'centers' parameter must be a str among"):
+        RuleBase.random(2, centers="kmeans++", data=X)
