@@ -157,6 +157,19 @@ def _as_row_chunked(da, array, name, n_columns=None):
     return array
 
 
+def _aligned_rows(da, X, Y, name, n_features=None):
+    """``X`` and the targets as dask arrays chunked by rows, the targets on ``X``'s row chunks."""
+    X = _as_row_chunked(da, X, "X", n_features)
+    Y = _as_row_chunked(da, Y, name)
+    if Y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and {name} must have the same number of rows; got {X.shape[0]} and {Y.shape[0]}."
+        )
+    if Y.chunks[0] != X.chunks[0]:
+        Y = Y.rechunk({0: X.chunks[0]})
+    return X, Y
+
+
 def fit_consequents_dask(
     antecedents, X, Y, *, order=1, solver="lstsq", alpha=0.0, split_every=8, client=None
 ):
@@ -208,14 +221,7 @@ def fit_consequents_dask(
     check_option(solver, "solver", SOLVERS)
     alpha = check_real(alpha, "alpha", low=0.0)
     split_every = check_int(split_every, "split_every", low=2)
-    X = _as_row_chunked(da, X, "X", antecedents.n_features)
-    Y = _as_row_chunked(da, Y, "Y")
-    if Y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and Y must have the same number of rows; got {X.shape[0]} and {Y.shape[0]}."
-        )
-    if Y.chunks[0] != X.chunks[0]:
-        Y = Y.rechunk({0: X.chunks[0]})
+    X, Y = _aligned_rows(da, X, Y, "Y", antecedents.n_features)
     n_outputs = 1 if Y.ndim == 1 else Y.shape[1]
 
     rules = dask.delayed(antecedents, pure=True)
@@ -292,14 +298,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     params = estimator.get_params()
     template = clone(estimator)
     split_every = check_int(split_every, "split_every", low=2)
-    X = _as_row_chunked(da, X, "X")
-    y = _as_row_chunked(da, y, "y")
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and y must have the same number of rows; got {X.shape[0]} and {y.shape[0]}."
-        )
-    if y.chunks[0] != X.chunks[0]:
-        y = y.rechunk({0: X.chunks[0]})
+    X, y = _aligned_rows(da, X, y, "y")
     Y = y.reshape(-1, 1) if y.ndim == 1 else y
     n_samples, n_features = X.shape
     n_outputs = Y.shape[1]
