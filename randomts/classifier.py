@@ -44,6 +44,7 @@ _REGRESSOR_PARAMETERS = (
     "center_scale",
     "center_bounds",
     "width_range",
+    "refine",
     "n_jobs",
 )
 # Search interval of the softmax temperature, relative to the spread of the training scores.
@@ -86,6 +87,9 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         Box of the uniform centre distribution.
     width_range : (float, float), optional
         Interval of the RBF widths ``b_i``.
+    refine : int, optional
+        Iterations refining the centres and widths (see
+        :class:`RandomTSRegressor`); the regressor's default when None (0).
     random_state : int, RandomState instance or None, default=None
         Seed of the rules. The same seed gives the same model, bit for bit.
     n_jobs : int, optional
@@ -146,6 +150,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         center_scale=None,
         center_bounds=None,
         width_range=None,
+        refine=None,
         random_state=None,
         n_jobs=None,
     ):
@@ -159,6 +164,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self.center_scale = center_scale
         self.center_bounds = center_bounds
         self.width_range = width_range
+        self.refine = refine
         self.random_state = random_state
         self.n_jobs = n_jobs
 

@@ -110,6 +110,16 @@ def _positive_int(text):
     return value
 
 
+def _non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
 def _formats_help():
     from .io import FORMATS
 
@@ -301,6 +311,22 @@ def _add_fit(commands):
         default="auto",
         help="ridge penalty, a number >= 0 or 'auto' (default: chosen by leave-one-out error)",
     )
+    cmd.add_argument(
+        "--centers",
+        choices=("samples", "normal", "data", "kmeans"),
+        default="samples",
+        help="rule centres: training rows drawn at random (default), normal, uniform over the "
+        "data's box, or the k-means clusters of the inputs (widths from their spread)",
+    )
+    cmd.add_argument(
+        "--refine",
+        type=_non_negative_int,
+        default=0,
+        metavar="N",
+        help="N iterations of nonlinear least squares on the centres and widths, the "
+        "consequents re-solved at each (default 0: no refinement); for few rules, e.g. "
+        "--rules 10 --centers kmeans --normalize --refine 50",
+    )
     cmd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     cmd.add_argument(
         "--cv",
@@ -353,6 +379,8 @@ def _fit(args):
         normalize=args.normalize,
         standardize=args.standardize,
         alpha=args.alpha,
+        centers=args.centers,
+        refine=args.refine,
         random_state=args.seed,
     )
     with _reported_warnings():

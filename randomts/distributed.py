@@ -297,6 +297,13 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         raise TypeError(f"estimator must be a RandomTSRegressor; got {type(estimator).__name__}.")
     params = estimator.get_params()
     template = clone(estimator)
+    if params.get("refine") or params["centers"] == "kmeans":
+        raise ValueError(
+            "fit_estimator_dask draws the antecedents without holding the rows: k-means centres "
+            "and refinement need them all in memory. Got "
+            f"centers={params['centers']!r}, refine={params.get('refine')!r}; fit those in "
+            "memory (estimator.fit) or use centers='samples' and refine=0."
+        )
     split_every = check_int(split_every, "split_every", low=2)
     X, y = _aligned_rows(da, X, y, "y")
     Y = y.reshape(-1, 1) if y.ndim == 1 else y

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import types
 import warnings
 
 import numpy as np
@@ -20,6 +22,7 @@ from ._validation import (
 from .design import design_rows_writer, split_coefficients
 from .exceptions import ExtrapolationWarning, UnderdeterminedWarning
 from .model_selection import _ridge_loo
+from .refinement import kmeans_antecedents, refine_antecedents
 from .rulebase import RuleBase
 from .sampling import (
     PAPER_CENTER_SCALE,
@@ -31,12 +34,38 @@ from .streaming import ConsequentStream
 
 __all__ = ["RandomTSRegressor"]
 
-_CENTERS = ("samples", "normal", "uniform", "data")
+_CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
 # predict warns about rows whose strongest rule fires below this fraction of the weakest
 # strongest-rule firing seen on a training row
 _EXTRAPOLATION_FACTOR = 1e-3
+# fewest training rows that refine > 0 accepts (a fifth of them held out)
+_MIN_REFINE_SAMPLES = 5
+_REFINE_FOLDS = None
 # rows of training data whose firing is measured at once in fit (bounds the work array)
 _FIRING_ROWS = 1 << 14
+
+
+class _RefineNeedsAllRows(ValueError, AttributeError):
+    """``partial_fit`` with ``refine > 0``: a ValueError, and no attribute for ``hasattr``."""
+
+
+class _UnlessRefining:
+    """A method that an estimator with ``refine != 0`` does not have (``hasattr`` is False)."""
+
+    def __init__(self, method):
+        self.method = method
+        functools.update_wrapper(self, method)
+
+    def __get__(self, model, owner=None):
+        if model is None:
+            return self.method
+        if model.refine != 0:
+            raise _RefineNeedsAllRows(
+                f"The 'refine' parameter of {type(model).__name__} must be 0 for "
+                f"{self.method.__name__}: refining the antecedents needs all rows at once. Got "
+                f"refine={model.refine!r}; use fit, or refine=0."
+            )
+        return types.MethodType(self.method, model)
 
 
 def _library_version():
@@ -104,11 +133,16 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Draw the antecedents and fit on per-feature standardised inputs
         (zero mean, unit variance), then express the rule base back in the
         data's own units (an exactly equivalent model).
-    centers : {"samples", "normal", "uniform", "data"}, default="samples"
+    centers : {"samples", "normal", "uniform", "data", "kmeans"}, default="samples"
         Centre distribution: ``"samples"``, distinct training rows drawn at
         random (after standardisation, if any); ``"normal"`` with
         ``center_scale``; ``"uniform"`` over ``center_bounds``; ``"data"``
-        uniform over the training inputs' bounding box.
+        uniform over the training inputs' bounding box. ``"kmeans"``: not
+        random, the centres of the k-means clusters of the standardised
+        training inputs, each rule's widths from its cluster's spread
+        (:func:`randomts.refinement.kmeans_antecedents`; ``width_range`` is
+        not used); needs at least ``n_rules`` distinct training rows. The
+        choice for few rules, with ``refine``.
     center_scale : float, default=sqrt(2)
         Standard deviation of the normal centre distribution (the paper: variance 2).
     center_bounds : (float, float), optional
@@ -118,6 +152,21 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         By default ``(0, 1 / (2 n_features))`` for the weighted sum (see above)
         and ``(0, 8 / n_features)`` for the weighted average, whose rules must
         be local (wide rules average to a constant); the paper's is ``(0, 1)``.
+    refine : int, default=0
+        Iterations of nonlinear least squares that move the centres and
+        widths, the consequents re-solved exactly at every step (variable
+        projection: :func:`randomts.refinement.refine_antecedents`, with
+        the ridge ``alpha``, or with ``alpha="auto"`` the one chosen by
+        leave-one-out at the starting antecedents). A random fifth of the
+        training rows is held out while refining: the refinement stops when
+        their error stops falling and keeps the antecedents that predicted
+        them best, so it never ends worse on them than where it started.
+        The consequents are then fitted on all rows as without refinement
+        (``alpha="auto"`` chooses the penalty again). ``0`` keeps the drawn
+        antecedents. Needs ``alpha="auto"`` or ``alpha > 0`` and at least 5
+        training rows. With ``refine > 0`` the estimator has no
+        :meth:`partial_fit` (refining needs all rows at once; calling it
+        raises a ValueError).
     random_state : int, RandomState instance or None, default=None
         Seed of the antecedents. The same seed gives the same model, bit for bit.
     n_jobs : int, default=None
@@ -187,6 +236,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         center_scale=PAPER_CENTER_SCALE,
         center_bounds=None,
         width_range=None,
+        refine=0,
         random_state=None,
         n_jobs=None,
     ):
@@ -200,6 +250,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self.center_scale = center_scale
         self.center_bounds = center_bounds
         self.width_range = width_range
+        self.refine = refine
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -275,6 +326,12 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             check_pair(self.center_bounds, "center_bounds", owner=owner)
         if self.width_range is not None:
             check_pair(self.width_range, "width_range", low=0.0, owner=owner)
+        check_int(self.refine, "refine", low=0, owner=owner)
+        if self.refine > 0 and not self._auto_alpha() and float(self.alpha) == 0.0:
+            raise ValueError(
+                f"The 'refine' parameter of {owner} needs a ridge penalty: alpha='auto' or "
+                f"alpha > 0. Got refine={self.refine!r} with alpha={self.alpha!r}."
+            )
         effective_n_jobs(self.n_jobs, owner=owner)
 
     def fit(self, X, y):
@@ -297,6 +354,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
         U, antecedents = self._draw_antecedents(X, Y, output_names)
+        if self.refine > 0:
+            antecedents = self._refine(antecedents, U, Y)
         if self._auto_alpha():
             selection, _ = self._leave_one_out_ridge(antecedents, U, Y)
             coef, intercept = split_coefficients(
@@ -319,6 +378,30 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self._record_firing(antecedents, U, reset=True)
         self._set_rule_base(rule_base, X.shape[0])
         return self
+
+    def _refine(self, antecedents, U, Y):
+        """The antecedents refined by :func:`randomts.refinement.refine_antecedents` on ``U``."""
+        if U.shape[0] < _MIN_REFINE_SAMPLES:
+            raise ValueError(
+                f"The 'refine' parameter of {type(self).__name__} needs at least "
+                f"{_MIN_REFINE_SAMPLES} training samples (a fifth is held out to stop the "
+                f"refinement); got {U.shape[0]} sample(s). Use refine=0 or more rows."
+            )
+        if self._auto_alpha():  # the penalty fit would choose for the starting antecedents
+            alpha = self._leave_one_out_ridge(antecedents, U, Y)[0].alpha
+        else:
+            alpha = float(self.alpha)
+        refined = refine_antecedents(
+            antecedents,
+            U,
+            Y,
+            n_iter=self.refine,
+            order=self.order,
+            alpha=alpha,
+            n_folds=_REFINE_FOLDS,
+            random_state=check_random_state(self.random_state),
+        )
+        return refined.replace(metadata=antecedents.metadata)
 
     def _leave_one_out_ridge(self, antecedents, U, Y):
         """``(selection, prior)`` of :func:`randomts.model_selection.ridge_loo` on ``U``'s rows."""
@@ -372,6 +455,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             weakest = min(weakest, self._weakest_log_firing)
         self._weakest_log_firing = weakest
 
+    @_UnlessRefining
     def partial_fit(self, X, y):
         """Fit on one more chunk of rows: the same model as one ``fit`` on all the chunks.
 
@@ -533,6 +617,26 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         width_range = self.width_range
         if width_range is None:
             width_range = default_width_range(n_features, normalize=self.normalize)
+        if self.centers == "kmeans":  # not random: on the k-means clusters of U
+            U = np.asarray(U, dtype=float)
+            n_distinct = np.unique(U, axis=0).shape[0]
+            if n_distinct < self.n_rules:
+                raise ValueError(
+                    f"{type(self).__name__} with centers='kmeans' needs a training sample of "
+                    f"distinct inputs per rule (n_rules={self.n_rules}); got {n_distinct} "
+                    "sample(s) with distinct inputs. Use fewer rules or another 'centers'."
+                )
+            centers, sigmas = kmeans_antecedents(
+                U, self.n_rules, random_state=check_random_state(self.random_state)
+            )
+            return RuleBase(
+                centers,
+                sigmas,
+                n_outputs=n_outputs,
+                normalize=self.normalize,
+                input_names=input_names,
+                output_names=output_names,
+            )
         return RuleBase.random(
             n_features,
             n_outputs,

@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.optimize
 from sklearn.cluster import KMeans
+from sklearn.model_selection import KFold
 
 from . import membership as _membership
 from ._validation import check_int, check_int_option, check_matrix, check_real
@@ -296,6 +297,60 @@ class _EarlyStop(Exception):
     """Raised inside the optimiser's residual when the held-out error stops improving."""
 
 
+def _descend(problem, theta0, n_evaluations, *, U_val=None, Y_val=None, patience=None):
+    """Levenberg-Marquardt from ``theta0`` for at most ``n_evaluations`` residual evaluations.
+
+    After every evaluation the incumbent (the evaluated ``theta`` of least
+    training cost so far: the optimiser's current point) is recorded, with
+    its held-out mean squared error when held-out rows are given; ``patience``
+    evaluations without a better held-out error stop the descent. Returns
+    ``(incumbents, held_out, stopped)``.
+    """
+    incumbents, held_out = [], []
+    state = {"cost": np.inf, "theta": theta0, "mse": np.inf, "best": np.inf, "stale": 0}
+
+    def residual(theta):
+        r = problem.residual(theta)
+        cost = float(r @ r)
+        if cost < state["cost"] or not incumbents:
+            state.update(cost=cost, theta=theta.copy())
+            if U_val is not None:
+                state["mse"] = float(np.mean((problem.predict(theta, U_val) - Y_val) ** 2))
+        incumbents.append(state["theta"])
+        held_out.append(state["mse"])
+        if patience is not None and len(incumbents) < n_evaluations:
+            if state["mse"] < state["best"]:
+                state.update(best=state["mse"], stale=0)
+            else:
+                state["stale"] += 1
+                if state["stale"] >= patience:
+                    raise _EarlyStop
+        return r
+
+    stopped = "n_iter"
+    if n_evaluations <= 1:
+        residual(theta0)
+        return incumbents, held_out, stopped
+    # MINPACK's Levenberg-Marquardt (a QR of J per step) where it applies: at least as many
+    # residuals as parameters; the trust-region reflective method (an SVD) otherwise.
+    n_residuals = (problem.U.shape[0] + problem.n_columns) * problem.Y.shape[1]
+    method = "lm" if n_residuals >= theta0.size else "trf"
+    try:
+        result = scipy.optimize.least_squares(
+            residual,
+            theta0,
+            jac=problem.jacobian,
+            method=method,
+            x_scale="jac",
+            max_nfev=n_evaluations,
+        )
+        if result.status != 0:
+            stopped = str(result.message)
+    except _EarlyStop:
+        stopped = "early"
+    return incumbents, held_out, stopped
+
+
 def refine_antecedents(
     rule_base,
     X,
@@ -307,6 +362,7 @@ def refine_antecedents(
     X_val=None,
     Y_val=None,
     validation_fraction=0.2,
+    n_folds=None,
     patience=5,
     random_state=None,
 ):
@@ -321,12 +377,14 @@ def refine_antecedents(
     clipped to within a factor ``1e3`` of the inputs' standard deviations.
 
     Guarding against over-fitting: the consequents carry a ridge ``alpha``,
-    and every set of antecedents the optimiser evaluates is scored on
-    held-out rows (its consequents fitted on the training rows); the
-    refinement stops after ``patience`` evaluations without a better
-    held-out error, and returns the antecedents with the best one. The
-    starting antecedents are the first evaluated, so the result is never
-    worse on the held-out rows than the start.
+    and the number of steps is chosen on held-out rows. After every
+    evaluation of the residual the optimiser's current point (the
+    antecedents of least training cost so far) is scored on held-out rows,
+    its consequents fitted on the training rows; the descent stops after
+    ``patience`` evaluations without a better held-out error, and the point
+    with the best one is kept. The starting antecedents are the first
+    point, so the result is never worse on the held-out rows than the start
+    (with ``n_folds``: in mean held-out error over the folds).
 
     Parameters
     ----------
@@ -349,24 +407,33 @@ def refine_antecedents(
         ``n_train * logspace(-8, 1, 19)``, then kept fixed.
     X_val, Y_val : array-like, optional
         Held-out rows for early stopping. Given, the consequents of the
-        result are fitted on ``(X, Y)`` only; not given, a random
-        ``validation_fraction`` of ``(X, Y)`` is held out while refining, and
-        the final consequents are fitted on all rows.
+        result are fitted on ``(X, Y)`` only.
     validation_fraction : float in (0, 1), default=0.2
-        Share of the rows held out when ``X_val`` is not given.
+        Without ``X_val`` and ``n_folds``: the share of the rows, drawn at
+        random, held out while refining; the final consequents are fitted
+        on all rows.
+    n_folds : int, optional
+        Instead of one held-out share, K-fold cross-validation (shuffled):
+        the descent runs on each fold's training rows, the number of
+        evaluations of least mean held-out error over the folds is chosen
+        (the start, if none is better), and the descent runs that many
+        evaluations on all rows. ``n_folds + 1`` descents, a steadier choice
+        on few rows.
     patience : int, default=5
         Evaluations without a better held-out error before stopping.
     random_state : int, RandomState, Generator or None
-        Seed of the held-out split.
+        Seed of the held-out split or of the folds.
 
     Returns
     -------
     RuleBase
         The refined antecedents with their consequents, in the units of
         ``X``, names of ``rule_base``. Its metadata hold a ``"refinement"``
-        record: ``alpha``, ``n_evaluations``, ``stopped`` (``"early"``,
-        ``"n_iter"`` or scipy's convergence message) and the held-out mean
-        squared errors ``validation_mse_start`` and ``validation_mse_end``.
+        record: ``alpha``, ``n_evaluations`` (of the descent that gave the
+        result), ``stopped`` (``"early"``, ``"n_iter"`` or scipy's
+        convergence message), ``n_folds`` (1 for one held-out set) and the
+        held-out mean squared errors ``validation_mse_start`` and
+        ``validation_mse_end`` (means over the folds with ``n_folds``).
 
     Examples
     --------
@@ -393,8 +460,21 @@ def refine_antecedents(
         alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
     if (X_val is None) != (Y_val is None):
         raise ValueError("Give both X_val and Y_val, or neither.")
-    refit_all = X_val is None
-    if refit_all:
+    n_samples = X.shape[0]
+    rng = check_random_state(random_state)
+    if n_folds is not None:
+        n_folds = check_int(n_folds, "n_folds", low=2)
+        if X_val is not None:
+            raise ValueError("Give n_folds or X_val and Y_val, not both.")
+        if n_samples - -(-n_samples // n_folds) < 2:
+            raise ValueError(
+                f"n_folds={n_folds} folds of {n_samples} rows leave fewer than 2 training rows "
+                "in a fold; give more rows or fewer folds."
+            )
+        splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
+        splits = [(train, val) for train, val in splits]
+        X_train, Y_train = X, Y
+    elif X_val is None:
         fraction = check_real(
             validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
         )
@@ -402,94 +482,88 @@ def refine_antecedents(
             raise ValueError(
                 f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
             )
-        n_val = int(round(fraction * X.shape[0]))
-        if n_val < 1 or n_val > X.shape[0] - 2:
+        n_val = int(round(fraction * n_samples))
+        if n_val < 1 or n_val > n_samples - 2:
             raise ValueError(
-                f"validation_fraction={fraction!r} of {X.shape[0]} rows leaves no held-out rows or "
+                f"validation_fraction={fraction!r} of {n_samples} rows leaves no held-out rows or "
                 "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
             )
-        order_of_rows = check_random_state(random_state).permutation(X.shape[0])
-        val_rows, train_rows = order_of_rows[:n_val], order_of_rows[n_val:]
-        X_train, Y_train, X_val, Y_val = X[train_rows], Y[train_rows], X[val_rows], Y[val_rows]
+        order_of_rows = rng.permutation(n_samples)
+        splits = [(order_of_rows[n_val:], order_of_rows[:n_val])]
+        X_train, Y_train = X, Y
     else:
         X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
         if Y_val.shape[1] != Y.shape[1]:
             raise ValueError(
                 f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}."
             )
-        X_train, Y_train = X, Y
+        X_train, Y_train, splits = np.vstack([X, X_val]), np.vstack([Y, Y_val]), None
 
     mean, scale = _standardisation(X)
-    U_train, U_val = (X_train - mean) / scale, (X_val - mean) / scale
+    U_all = (X_train - mean) / scale
+    if splits is None:  # the given held-out rows follow the training rows in U_all
+        splits = [(np.arange(n_samples), np.arange(n_samples, U_all.shape[0]))]
     theta0 = _theta(rule_base, mean, scale)
+    n_rules, n_features = rule_base.n_rules, rule_base.n_features
     if alpha is None:
         start = RuleBase(
-            *_unpack(theta0, rule_base.n_rules, rule_base.n_features),
+            *_unpack(theta0, n_rules, n_features),
             normalize=rule_base.normalize,
             n_outputs=Y.shape[1],
         )
-        grid = U_train.shape[0] * _ALPHA_GRID_PER_ROW
-        alpha = select_alpha(start, U_train, Y_train, grid, order=order, criterion="loo")[0].alpha
-    problem = _Problem(
-        U_train, Y_train, rule_base.n_rules, normalize=rule_base.normalize, order=order, alpha=alpha
-    )
+        train = splits[0][0]
+        grid = train.size * _ALPHA_GRID_PER_ROW
+        alpha = select_alpha(start, U_all[train], Y_train[train], grid, order=order)[0].alpha
 
-    best = {"theta": theta0, "mse": np.inf, "stale": 0, "evaluations": 0}
+    def problem_on(rows):
+        return _Problem(
+            U_all[rows],
+            Y_train[rows],
+            n_rules,
+            normalize=rule_base.normalize,
+            order=order,
+            alpha=alpha,
+        )
 
-    def residual(theta):
-        r = problem.residual(theta)
-        mse = float(np.mean((problem.predict(theta, U_val) - Y_val) ** 2))
-        best["evaluations"] += 1
-        if best["evaluations"] == 1:
-            best["start"] = mse
-        if mse < best["mse"]:
-            best.update(theta=theta.copy(), mse=mse, stale=0)
-        else:
-            best["stale"] += 1
-            if best["stale"] >= patience:
-                raise _EarlyStop
-        return r
-
-    stopped = "n_iter"
-    if n_iter == 0:
-        residual(theta0)
-    else:
-        # MINPACK's Levenberg-Marquardt (a QR of J per step) where it applies: at least as
-        # many residuals as parameters; the trust-region reflective method (an SVD) otherwise.
-        n_residuals = (U_train.shape[0] + problem.n_columns) * Y.shape[1]
-        method = "lm" if n_residuals >= theta0.size else "trf"
-        try:
-            result = scipy.optimize.least_squares(
-                residual,
-                theta0,
-                jac=problem.jacobian,
-                method=method,
-                x_scale="jac",
-                max_nfev=n_iter,
-            )
-            if result.status != 0:
-                stopped = str(result.message)
-        except _EarlyStop:
+    n_evaluations = max(n_iter, 1)
+    curves, runs = [], []
+    for train, val in splits:
+        incumbents, held_out, stopped = _descend(
+            problem_on(train),
+            theta0,
+            n_evaluations,
+            U_val=U_all[val],
+            Y_val=Y_train[val],
+            patience=patience,
+        )
+        runs.append((incumbents, stopped))
+        curves.append(held_out + held_out[-1:] * (n_evaluations - len(held_out)))
+    curve = np.mean(curves, axis=0)
+    chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
+    if len(splits) == 1:
+        incumbents, stopped = runs[0]
+        theta, used = incumbents[min(chosen, len(incumbents) - 1)], len(incumbents)
+        final_rows = np.arange(U_all.shape[0]) if X_val is None else splits[0][0]
+    else:  # that many evaluations on all rows
+        final_rows = np.arange(n_samples)
+        incumbents, _, stopped = _descend(problem_on(final_rows), theta0, chosen + 1)
+        theta, used = incumbents[-1], len(incumbents)
+        if chosen + 1 < n_evaluations:
             stopped = "early"
 
-    centers, sigmas = problem.unpack(best["theta"])
+    centers, sigmas = problem_on(final_rows).unpack(theta)
     refined = RuleBase(centers, sigmas, normalize=rule_base.normalize, n_outputs=Y.shape[1])
-    if refit_all:
-        U_all = (X - mean) / scale
-        refined = refined.fit_consequents(U_all, Y, order=order, solver="cholesky", alpha=alpha)
-    else:
-        _, _, _, _, gamma = problem.state(best["theta"])
-        coef, intercept = split_coefficients(
-            gamma, rule_base.n_rules, rule_base.n_features, order=order
-        )
-        refined = refined.replace(coef=coef, intercept=intercept)
+    refined = refined.fit_consequents(
+        U_all[final_rows], Y_train[final_rows], order=order, solver="cholesky", alpha=alpha
+    )
     metadata = rule_base.metadata
     metadata["refinement"] = {
         "alpha": float(alpha),
-        "n_evaluations": int(best["evaluations"]),
+        "n_evaluations": int(used),
         "stopped": stopped,
-        "validation_mse_start": float(best["start"]),
-        "validation_mse_end": float(best["mse"]),
+        "n_folds": len(splits),
+        "validation_mse_start": float(curve[0]),
+        "validation_mse_end": float(curve[chosen]),
     }
     output_names = rule_base.output_names if Y.shape[1] == rule_base.n_outputs else None
     return refined.in_original_units(mean, scale).replace(

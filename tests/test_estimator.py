@@ -194,7 +194,7 @@ def test_centre_distributions(centers, extra):
         (
             {"centers": "data2"},
             ValueError,
-            r"The 'centers' parameter of RandomTSRegressor must be a str among \{'samples', 'normal', 'uniform', 'data'\}",
+            r"The 'centers' parameter of RandomTSRegressor must be a str among \{'samples', 'normal', 'uniform', 'data', 'kmeans'\}",
         ),
         (
             {"alpha": "best"},

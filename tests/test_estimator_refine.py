@@ -1,0 +1,172 @@
+"""RandomTSRegressor with rules on k-means clusters (centers="kmeans") and refined (refine=N)."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import randomts
+from randomts import RandomTSClassifier, RandomTSRegressor
+from randomts.cli import main
+
+SETTINGS = [
+    RandomTSRegressor(n_rules=5, centers="kmeans", random_state=0),
+    RandomTSRegressor(n_rules=5, centers="kmeans", normalize=True, refine=5, random_state=0),
+    RandomTSRegressor(n_rules=4, order=0, alpha=1e-3, refine=3, random_state=0),
+]
+
+
+@parametrize_with_checks(SETTINGS)
+def test_scikit_learn_compatible(estimator, check):
+    check(estimator)
+
+
+def noisy_data(seed=0, n=300, n_features=3):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(n, n_features))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.1 * rng.normal(size=n)
+    return X, y
+
+
+def rmse(model, X, y):
+    return float(np.sqrt(np.mean((model.predict(X) - y) ** 2)))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"centers": "kmeans"},
+        {"centers": "kmeans", "normalize": True, "refine": 20},
+        {"centers": "samples", "refine": 10},
+        {"centers": "kmeans", "alpha": 1e-2, "refine": 10},
+    ],
+)
+def test_shifting_and_rescaling_the_inputs_changes_only_the_units(params):
+    X, y = noisy_data()
+    model = RandomTSRegressor(n_rules=6, random_state=0, **params).fit(X, y)
+    moved = RandomTSRegressor(n_rules=6, random_state=0, **params).fit(1000 * X + 300, y)
+    # the optimiser's steps amplify the rounding of the standardisation: a tolerance of 1e-4
+    # of the targets' spread (without the standardisation the two fits differ entirely)
+    tolerance = 1e-4 * np.std(y)
+    np.testing.assert_allclose(moved.predict(1000 * X + 300), model.predict(X), atol=tolerance)
+    np.testing.assert_allclose(
+        moved.rule_base_.centers, 1000 * model.rule_base_.centers + 300, atol=1.0
+    )
+
+
+def test_refine_zero_is_the_unrefined_model_bit_for_bit():
+    X, y = noisy_data()
+    for centers in ("samples", "kmeans"):
+        plain = RandomTSRegressor(n_rules=8, centers=centers, random_state=1).fit(X, y)
+        zero = RandomTSRegressor(n_rules=8, centers=centers, refine=0, random_state=1).fit(X, y)
+        np.testing.assert_array_equal(zero.rule_base_.centers, plain.rule_base_.centers)
+        np.testing.assert_array_equal(zero.rule_base_.coef, plain.rule_base_.coef)
+        assert zero.alpha_ == plain.alpha_
+
+
+def test_kmeans_centers_sit_on_the_clusters_in_the_data_units():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(loc, 0.1, size=(40, 2)) for loc in ((0, 0), (5, 0), (0, 50))])
+    y = X[:, 0] - 0.1 * X[:, 1]
+    model = RandomTSRegressor(n_rules=3, centers="kmeans", random_state=0).fit(X, y)
+    centers = model.rule_base_.centers[np.argsort(model.rule_base_.centers @ [1, 10])]
+    np.testing.assert_allclose(centers, [[0, 0], [5, 0], [0, 50]], atol=0.1)
+
+
+def test_refinement_moves_poor_antecedents_and_helps_on_held_out_rows():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, size=(600, 1))
+    y = np.sin(2 * X[:, 0]) + 0.05 * rng.normal(size=600)
+    X_test = np.linspace(-2.9, 2.9, 400)[:, None]
+    y_test = np.sin(2 * X_test[:, 0])
+    params = {"n_rules": 4, "centers": "kmeans", "normalize": True, "random_state": 0}
+    start = RandomTSRegressor(**params).fit(X, y)
+    refined = RandomTSRegressor(refine=50, **params).fit(X, y)
+    assert not np.allclose(refined.rule_base_.centers, start.rule_base_.centers)
+    assert rmse(refined, X_test, y_test) < 0.5 * rmse(start, X_test, y_test)
+
+
+@pytest.mark.parametrize("extension", ["json", "txt"])
+def test_a_refined_model_saves_and_loads(tmp_path, extension):
+    X, y = noisy_data()
+    model = RandomTSRegressor(
+        n_rules=5, centers="kmeans", normalize=True, refine=10, random_state=0
+    ).fit(X, y)
+    path = tmp_path / f"model.{extension}"
+    randomts.save(model, path)
+    loaded = randomts.load(path)
+    np.testing.assert_allclose(loaded.predict(X), model.predict(X), rtol=1e-12, atol=1e-12)
+    if isinstance(loaded, RandomTSRegressor):
+        assert loaded.get_params()["refine"] == 10 and loaded.centers == "kmeans"
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "match"),
+    [
+        ({"refine": -1}, ValueError, r"'refine' parameter of RandomTSRegressor must be an int"),
+        ({"refine": 1.5}, TypeError, r"'refine' parameter .* Got 1\.5"),
+        ({"refine": "10"}, TypeError, r"'refine' parameter"),
+        ({"refine": 3, "alpha": 0.0}, ValueError, r"refine=3 with alpha=0\.0"),
+        ({"centers": "kmean"}, ValueError, r"'centers' parameter .*kmeans"),
+        (
+            {"centers": "kmeans", "n_rules": 50},
+            ValueError,
+            r"per rule \(n_rules=50\); got 30 sample",
+        ),
+    ],
+)
+def test_bad_parameters_are_named(params, error, match):
+    X, y = noisy_data(n=30)
+    with pytest.raises(error, match=match):
+        RandomTSRegressor(**params).fit(X, y)
+
+
+def test_refining_needs_rows_to_hold_out():
+    X, y = noisy_data(n=5)
+    with pytest.raises(ValueError, match=r"at least 5 training samples .* got 4 sample"):
+        RandomTSRegressor(n_rules=2, refine=2).fit(X[:4], y[:4])
+    assert len(RandomTSRegressor(n_rules=2, refine=2).fit(X[:5], y[:5]).rule_base_) == 2
+
+
+def test_partial_fit_refuses_to_refine():
+    X, y = noisy_data()
+    model = RandomTSRegressor(n_rules=5, refine=5)
+    assert not hasattr(model, "partial_fit")  # scikit-learn's test of incremental learning
+    with pytest.raises(ValueError, match=r"'refine' parameter .* must be 0 for partial_fit"):
+        model.partial_fit(X, y)
+    model.set_params(refine=0).partial_fit(X, y)  # available again
+    streamed = RandomTSRegressor(n_rules=5, centers="kmeans", alpha=1e-3, random_state=0)
+    whole = RandomTSRegressor(n_rules=5, centers="kmeans", alpha=1e-3, random_state=0).fit(X, y)
+    streamed.partial_fit(X, y)  # one chunk: the k-means rules of fit
+    np.testing.assert_allclose(streamed.predict(X), whole.predict(X), rtol=1e-8, atol=1e-10)
+
+
+def test_the_classifier_passes_centers_and_refine_through():
+    X, y = load_iris(return_X_y=True)
+    clf = RandomTSClassifier(
+        n_rules=6, centers="kmeans", normalize=True, refine=5, random_state=0
+    ).fit(X, y)
+    assert clf.regressor_.refine == 5 and clf.regressor_.centers == "kmeans"
+    assert len(clf.rule_base_) == 6 and clf.score(X, y) > 0.9
+    with pytest.raises(ValueError, match="RandomTSClassifier"):
+        RandomTSClassifier(refine=-2).fit(X, y)
+
+
+def test_the_command_line_fits_few_refined_rules(tmp_path, capsys):
+    X, y = noisy_data(n=120)
+    path = tmp_path / "data.csv"
+    np.savetxt(path, np.column_stack([X, y]), delimiter=",", header="a,b,c,y", comments="")
+    model_path = tmp_path / "model.json"
+    argv = ["fit", path, "--target", "y", "--rules", "5", "--centers", "kmeans", "--normalize"]
+    code = main([str(a) for a in [*argv, "--refine", "10", "--cv", "0", "-o", model_path]])
+    assert code == 0
+    model = randomts.load(model_path)
+    assert model.refine == 10 and model.centers == "kmeans" and len(model.rule_base_) == 5
+    expected = RandomTSRegressor(
+        n_rules=5, centers="kmeans", normalize=True, refine=10, random_state=0
+    ).fit(X, y)
+    # the refinement amplifies the rounding of the eigensolver: a tolerance of 1e-4
+    np.testing.assert_allclose(model.predict(X), expected.predict(X), atol=1e-4 * np.std(y))
+    capsys.readouterr()
+    assert main([str(a) for a in [*argv, "--refine", "-1", "-o", model_path]]) != 0
+    assert "--refine: expected an integer >= 0, got '-1'" in capsys.readouterr().err
