@@ -231,3 +231,14 @@ def test_the_help_names_the_estimators_default_rules(capsys):
     text = " ".join(capsys.readouterr().out.split())
     regress, classify = randomts.RandomTSRegressor().n_rules, RandomTSClassifier().n_rules
     assert f"{regress} to regress, {classify} to classify" in text
+
+
+def test_predict_heads_the_labels_of_a_classifier_saved_in_python_class(tmp_path, capsys):
+    X, y = load_iris(return_X_y=True)
+    clf = RandomTSClassifier(n_rules=10, random_state=0).fit(X, np.array(SPECIES)[y])
+    randomts.save(clf, tmp_path / "model.json")
+    data = write_table(tmp_path / "x.csv", ["x1", "x2", "x3", "x4"], list(X.T))
+    code, out, err = run(capsys, "predict", tmp_path / "model.json", data)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "class" and lines[1:] == clf.predict(X).tolist()
