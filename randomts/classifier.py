@@ -70,14 +70,14 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
     :mod:`randomts.classifier`). ``predict`` returns the class of the highest
     score.
 
-    Every parameter but ``n_rules``, ``width_range`` and ``random_state``
-    defaults to ``None``, which means the default of
-    :class:`~randomts.RandomTSRegressor` (standardisation, rules centred on
-    training rows, the ridge penalty chosen by leave-one-out); a value given
-    is passed to it unchanged. Two defaults are the classifier's own, because
-    class boundaries are more local than the regression surfaces the
-    regressor's defaults were chosen for: 150 rules instead of 100 and, for
-    the weighted sum, rules up to half as wide (``b_i`` up to four times the
+    Every parameter but ``n_rules`` and ``random_state`` defaults to
+    ``None``, which means the default of :class:`~randomts.RandomTSRegressor`
+    (standardisation, rules centred on training rows, the ridge penalty
+    chosen by leave-one-out); a value given is passed to it unchanged. Two
+    defaults are the classifier's own, because class boundaries are more
+    local than the regression surfaces the regressor's defaults were chosen
+    for: 150 rules instead of 100 and, with ``width_range=None`` and the
+    weighted sum, rules up to half as wide (``b_i`` up to four times the
     regressor's). In stratified 5-fold cross-validation on iris, wine,
     breast cancer and digits, the regressor's defaults fall more than 1
     point of accuracy behind RBF features with a ridge on wine; these do not

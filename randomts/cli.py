@@ -421,8 +421,8 @@ def _task(task, targets, cells):
         except ValueError:
             text = cell
             break
-    integers = text is None and bool(
-        np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers))
+    integers = text is None and bool(  # exactly representable integers
+        np.all(np.abs(numbers) <= 2.0**53) and np.all(numbers == np.round(numbers))
     )
     labels = numbers.astype(np.int64) if integers else column
     if task == "classify":
