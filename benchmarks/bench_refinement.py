@@ -5,17 +5,14 @@ no download) and every model, shuffled 5-fold cross-validation gives the test
 RMSE (as a fraction of the target's standard deviation), the fit time (wall
 clock, mean per fold) and the number of rules. Models:
 
-* ``random 100``: 100 random rules on standardised inputs, centres uniform over
-  the training inputs' box, RBF widths ``b ~ U(0, 1/n_features)`` (so that a
-  point fires several rules whatever the dimension), ridge ``alpha`` chosen by
-  closed-form leave-one-out (scikit-learn's ``RidgeCV`` on the design matrix
-  ``K``, which works in the row space when ``K`` is wider than tall);
-* ``kmeans h``: :func:`randomts.refinement.kmeans_antecedents`, weighted
-  average (``normalize=True``: beyond the outermost rules the output follows
-  the nearest rule's line instead of decaying to 0, which few rules need),
-  consequents fitted with the refinement's ridge, no refinement (``n_iter=0``);
-* ``refined h``: the same, then :func:`randomts.refinement.refine_antecedents`
-  (``n_iter=50``, early stopping on 20% of the training rows);
+* ``random 100``: ``RandomTSRegressor()`` at its defaults: 100 random rules
+  centred on training rows, standardised inputs, ridge ``alpha`` chosen by
+  leave-one-out;
+* ``kmeans h``: ``RandomTSRegressor(n_rules=h, centers="kmeans",
+  normalize=True)``: rules on the k-means clusters, weighted average (beyond
+  the outermost rules the output follows the nearest rule's line instead of
+  decaying to 0, which few rules need), no refinement;
+* ``refined h``: the same with ``refine=50``;
 * ``RidgeCV``: a linear model, for scale;
 * peers from PyPI when importable: ``anfis-toolbox`` (``ANFISRegressor``, grid
   of two Gaussian sets per input, hybrid learning: ``2^n_features`` rules, so
@@ -43,8 +40,7 @@ from sklearn.datasets import load_diabetes
 from sklearn.linear_model import RidgeCV
 from sklearn.model_selection import KFold
 
-from randomts import RuleBase
-from randomts.refinement import kmeans_antecedents, refine_antecedents
+from randomts import RandomTSRegressor
 
 
 def _statsmodels(name, target, drop=()):
@@ -93,27 +89,16 @@ def _standardise(X_train, X_test):
 
 
 def fit_random(X, y, X_test, seed):
-    U, U_test = _standardise(X, X_test)
-    n_features = X.shape[1]
-    antecedents = RuleBase.random(
-        n_features,
-        n_rules=100,
-        centers="uniform",
-        center_bounds=(U.min(axis=0), U.max(axis=0) + 1e-12),
-        width_range=(0.0, 1.0 / n_features),
-        random_state=seed,
-    )
-    # leave-one-out ridge on K, in the row space when K is wider than tall (scikit-learn's)
-    grid = U.shape[0] * np.logspace(-8, 1, 19)
-    ridge = RidgeCV(alphas=grid, fit_intercept=False).fit(antecedents.design_matrix(U), y)
-    return ridge.predict(antecedents.design_matrix(U_test)), 100
+    model = RandomTSRegressor(random_state=seed).fit(X, y)
+    return model.predict(X_test), model.rule_base_.n_rules
 
 
-def fit_kmeans(n_rules, n_iter):
+def fit_kmeans(n_rules, refine):
     def fit(X, y, X_test, seed):
-        start = RuleBase(*kmeans_antecedents(X, n_rules, random_state=seed), normalize=True)
-        rule_base = refine_antecedents(start, X, y, n_iter=n_iter, random_state=seed)
-        return rule_base.predict(X_test)[:, 0], n_rules
+        model = RandomTSRegressor(
+            n_rules, centers="kmeans", normalize=True, refine=refine, random_state=seed
+        ).fit(X, y)
+        return model.predict(X_test), model.rule_base_.n_rules
 
     return fit
 
@@ -218,7 +203,8 @@ def table(rows, names):
             if isinstance(value, str):
                 cells.append("n/a")
             else:
-                cells.append(f"{value[0]:.3f} ({value[1]:.2g} s)")
+                rules = "" if model_name[-1].isdigit() or not value[2] else f", {value[2]} rules"
+                cells.append(f"{value[0]:.3f} ({value[1]:.2g} s{rules})")
         lines.append(f"| {name} ({shape[0]} x {shape[1]}) | " + " | ".join(cells) + " |")
     ratios = []
     for model_name in model_names:

@@ -2,9 +2,10 @@
 
 For the diabetes data (scikit-learn) and the yearly sunspot numbers (statsmodels,
 NARX on 4 lags), shuffled 5-fold cross-validation of the test RMSE (as a
-fraction of the target's standard deviation) of ``h`` k-means rules (weighted
-average), the same rules refined (``refine_antecedents``, ``n_iter=50``), and,
-as a level, 100 random rules (as in ``bench_refinement.py``). Writes
+fraction of the target's standard deviation) of ``h`` k-means rules
+(``RandomTSRegressor(h, centers="kmeans", normalize=True)``), the same rules
+refined (``refine=50``), and, as a level, ``RandomTSRegressor()`` at its
+defaults (100 random rules), as in ``bench_refinement.py``. Writes
 ``docs/images/rules_vs_error.png`` and prints the numbers. Usage::
 
     python benchmarks/plot_rules_vs_error.py
@@ -49,10 +50,10 @@ def main():
         print(name, "h:", SIZES)
         print("  k-means:", np.round(kmeans, 3).tolist())
         print("  refined:", np.round(refined, 3).tolist())
-        print("  random 100:", round(random, 3))
+        print("  defaults (100 random rules):", round(random, 3))
         axis.plot(SIZES, kmeans, "o--", label="k-means rules")
         axis.plot(SIZES, refined, "s-", label="refined rules")
-        axis.axhline(random, color="grey", linestyle=":", label="100 random rules")
+        axis.axhline(random, color="grey", linestyle=":", label="defaults: 100 random rules")
         axis.set_xlabel("number of rules")
         axis.set_title(f"{name} ({X.shape[0]} rows, {X.shape[1]} inputs)")
     axes[0].set_ylabel("test RMSE / std(y), 5-fold CV")

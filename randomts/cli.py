@@ -260,6 +260,13 @@ def _add_delimiter(cmd):
     )
 
 
+# ``--task auto`` classifies a numeric target of integers with at most this many distinct
+# values, each seen this many times on average (binary 0/1, digits 0-9, classes coded 1-3);
+# counts, years or ratings over a wider range, and fractions, are regressed.
+_MAX_AUTO_CLASSES = 10
+_ROWS_PER_AUTO_CLASS = 5
+
+
 def _add_fit(commands):
     cmd = commands.add_parser(
         "fit",
@@ -267,8 +274,10 @@ def _add_fit(commands):
         description="Fit random Takagi-Sugeno rules (the Shuffled Linear Model) to DATA.csv, a CSV "
         "file with a header row; the --target columns are the outputs, the --input columns (by "
         "default all others) the inputs. An unnamed first column (the index that pandas' to_csv "
-        "writes) is left out. Reports the training RMSE and a K-fold cross-validated R^2 and "
-        "RMSE of the same settings; the library's warnings and, on a terminal, a progress bar "
+        "writes) is left out. A regression reports the training RMSE and a K-fold "
+        "cross-validated R^2 and RMSE of the same settings; a classification (one target, "
+        "class labels; see --task) the training and the stratified K-fold cross-validated "
+        "accuracy. The task chosen, the library's warnings and, on a terminal, a progress bar "
         "go to stderr.",
     )
     cmd.add_argument("data", metavar="DATA.csv", help="training data with a header row")
@@ -286,7 +295,18 @@ def _add_fit(commands):
         help="an input column (repeat for several; default: every column but the targets)",
     )
     cmd.add_argument(
-        "--rules", type=_positive_int, default=100, help="number of rules (default 100)"
+        "--task",
+        choices=("auto", "regress", "classify"),
+        default="auto",
+        help="'regress' the targets (RandomTSRegressor), 'classify' one target's labels "
+        "(RandomTSClassifier), or 'auto' (default): classify a target that holds text, or "
+        "integers only with at most {_MAX_AUTO_CLASSES} distinct values and at least "
+        "{_ROWS_PER_AUTO_CLASS} rows per value on average; regress otherwise",
+    )
+    cmd.add_argument(
+        "--rules",
+        type=_positive_int,
+        help="number of rules (default: the estimator's, 100 to regress, 150 to classify)",
     )
     cmd.add_argument(
         "--order",
@@ -348,41 +368,104 @@ def _add_fit(commands):
 
 
 def _fit(args):
-    import numpy as np
 
-    from .estimator import RandomTSRegressor
-    from .io.csv_data import read_csv, select_columns
+    from .io.csv_data import read_csv, read_csv_text, select_columns
 
     targets = list(dict.fromkeys(args.target))
     chosen = list(dict.fromkeys(args.input or []))
     both = [name for name in chosen if name in targets]
     if both:
         raise ValueError(f"The column(s) {both} cannot be both --input and --target.")
-    header, values = read_csv(
+    header, table = read_csv_text(
         args.data, delimiter=args.delimiter, columns=chosen + targets if chosen else None
     )
-    select_columns(header, values, targets, what="target column(s)")
+    if len(header) == 1 and targets != header:  # one column: is the file separated otherwise?
+        read_csv(args.data, delimiter=args.delimiter)  # whose error says so
+    cells = select_columns(header, table, targets, what="target column(s)")
     inputs = chosen or [name for name in header if name not in targets]
     if not inputs:
         raise ValueError(f"{args.data} has no input columns besides the targets {targets}.")
-    X = select_columns(header, values, inputs)
-    Y = select_columns(header, values, targets)
+    task, labels, reason = _task(args.task, targets, cells)
+    if args.task == "auto":
+        print(f"randomts: task: {task} ({reason})", file=sys.stderr)
+    if task == "classify":
+        _, X = read_csv(args.data, delimiter=args.delimiter, columns=inputs)
+        return _fit_classifier(args, X, labels, inputs, targets[0])
+    header, values = read_csv(args.data, delimiter=args.delimiter, columns=inputs + targets)
+    X, Y = select_columns(header, values, inputs), select_columns(header, values, targets)
+    return _fit_regressor(args, X, Y, inputs, targets)
+
+
+def _task(task, targets, cells):
+    """``(task, labels, reason)``: what ``--task`` makes of the target cells, and why.
+
+    ``labels`` are the class labels of a classification (int when every cell
+    is an integer, else the text as written), else None.
+    """
+    import numpy as np
+
+    if task == "regress":
+        return task, None, "--task regress"
+    if len(targets) > 1:
+        if task == "classify":
+            raise ValueError(
+                f"--task classify takes one --target column; got {len(targets)}: {targets}."
+            )
+        return "regress", None, f"{len(targets)} target columns; a classifier takes one"
+    column, name = cells[:, 0], targets[0]
+    text = None
+    numbers = np.empty(column.size)
+    for k, cell in enumerate(column):
+        try:
+            numbers[k] = float(cell)
+        except ValueError:
+            text = cell
+            break
+    integers = text is None and bool(  # exactly representable integers
+        np.all(np.abs(numbers) <= 2.0**53) and np.all(numbers == np.round(numbers))
+    )
+    labels = numbers.astype(np.int64) if integers else column
+    if task == "classify":
+        return task, labels, "--task classify"
+    classes = np.unique(labels)
+    found = f"{classes.size} classes: {_listed(classes)}"
+    if text is not None:
+        return "classify", labels, f"target {name!r} holds text, e.g. {str(text)!r}; {found}"
+    if not integers:
+        return "regress", None, f"target {name!r} holds numbers that are not all integers"
+    if 2 <= classes.size <= _MAX_AUTO_CLASSES and column.size >= _ROWS_PER_AUTO_CLASS * (
+        classes.size
+    ):
+        return "classify", labels, f"target {name!r} holds few distinct integers; {found}"
+    return (
+        "regress",
+        None,
+        (
+            f"target {name!r} holds {classes.size} distinct integers in {column.size} rows; "
+            f"'auto' classifies at most {_MAX_AUTO_CLASSES}, with {_ROWS_PER_AUTO_CLASS} rows each "
+            "on average (--task classify to classify)"
+        ),
+    )
+
+
+def _listed(values, limit=6):
+    """``a, b, c`` or ``a, b, ... (12 in all)``."""
+    shown = [str(v) for v in values[:limit]]
+    return ", ".join(shown) + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def _fit_regressor(args, X, Y, inputs, targets):
+    import numpy as np
+
+    from .estimator import RandomTSRegressor
+
     y = Y[:, 0] if len(targets) == 1 else Y  # one target: a model of 1-D predictions
     if 2 * args.cv > X.shape[0]:  # R^2 needs two rows in every test fold
         raise ValueError(
             f"--cv {args.cv} needs at least {2 * args.cv} rows (2 per fold); "
             f"{args.data} has {X.shape[0]}; pass a smaller --cv, or --cv 0."
         )
-    model = RandomTSRegressor(
-        n_rules=args.rules,
-        order=args.order,
-        normalize=args.normalize,
-        standardize=args.standardize,
-        alpha=args.alpha,
-        centers=args.centers,
-        refine=args.refine,
-        random_state=args.seed,
-    )
+    model = RandomTSRegressor(random_state=args.seed, **_model_params(args))
     with _reported_warnings():
         with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
             scores = _cross_validated(model, X, y, targets, args.cv, args.seed, bar)
@@ -395,11 +478,88 @@ def _fit(args):
     saved = _save(model, args.output, args.format)
     errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse, strict=True))
     lines = [
-        f"fitted {args.rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
+        f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
     ]
     if scores is not None:
         lines.append(scores)
     return "\n".join(lines + [saved])
+
+
+def _model_params(args):
+    """The estimator's parameters that the command line sets (``--rules``: if given)."""
+    params = dict(
+        order=args.order,
+        normalize=args.normalize,
+        standardize=args.standardize,
+        alpha=args.alpha,
+        centers=args.centers,
+        refine=args.refine,
+    )
+    if args.rules is not None:
+        params["n_rules"] = args.rules
+    return params
+
+
+def _fit_classifier(args, X, labels, inputs, target):
+    import numpy as np
+
+    from .classifier import RandomTSClassifier
+
+    classes, counts = np.unique(labels, return_counts=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"The target column {target!r} holds one class ({classes[0]}); a classifier needs "
+            "at least 2."
+        )
+    if args.cv and counts.min() < args.cv:  # stratified folds: every class in every fold
+        rare = classes[np.argmin(counts)]
+        raise ValueError(
+            f"--cv {args.cv} needs at least {args.cv} rows of every class (stratified folds); "
+            f"class {rare} of {target!r} has {counts.min()}; pass a smaller --cv, or --cv 0."
+        )
+    model = RandomTSClassifier(random_state=args.seed, **_model_params(args))
+    with _reported_warnings():
+        with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
+            scores = _cross_validated_accuracy(model, X, labels, args.cv, args.seed, bar)
+            model.fit(X, labels)
+            bar.update()
+        accuracy = np.mean(model.predict(X) == labels)
+    # The CSV's names: the rules' inputs, the estimator's inputs as if fitted on a table, and
+    # the target's name, which `randomts predict` heads its column of labels with.
+    metadata = model.rule_base_.metadata
+    metadata["target"] = target
+    model.rule_base_ = model.rule_base_.replace(input_names=inputs, metadata=metadata)
+    model.feature_names_in_ = np.asarray(inputs, dtype=object)
+    saved = _save(model, args.output, args.format)
+    lines = [
+        f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs} to the "
+        f"{classes.size} classes of {target!r} ({_listed(classes)}); "
+        f"training accuracy: {accuracy:.4g}"
+    ]
+    if scores is not None:
+        lines.append(scores)
+    return "\n".join(lines + [saved])
+
+
+def _cross_validated_accuracy(model, X, labels, n_folds, seed, bar):
+    """One line: the mean (and standard deviation) of the accuracy over stratified folds."""
+    if not n_folds:
+        return None
+    import numpy as np
+    from sklearn.model_selection import StratifiedKFold, cross_validate
+
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(X, labels)
+    accuracy = []
+    for fold in folds:  # one call per fold, for the progress bar
+        result = cross_validate(
+            model, X, labels, cv=[fold], scoring="accuracy", error_score="raise"
+        )
+        accuracy.append(result["test_score"][0])
+        bar.update()
+    return (
+        f"{n_folds}-fold stratified cross-validation: accuracy {np.mean(accuracy):.4g} "
+        f"(sd {np.std(accuracy):.2g})"
+    )
 
 
 def _cross_validated(model, X, y, targets, n_folds, seed, bar):
@@ -583,7 +743,8 @@ def _add_predict(commands):
         help="predict the outputs of a model for every row of a CSV file",
         description="Read MODEL and DATA.csv (a header row naming the model's inputs; other "
         "columns are ignored) and write one CSV row of outputs per data row, with a header of "
-        "the model's output names.",
+        "the model's output names; for a classifier, the predicted class label, headed by the "
+        "name of the target column it was fitted to by 'randomts fit' (else 'class').",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
     cmd.add_argument("data", metavar="DATA.csv", help="inputs, with a header row")
@@ -602,11 +763,17 @@ def _predict(args):
     rule_base = getattr(model, "rule_base_", model)
     _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
     with _reported_warnings():
-        Y = model.predict(X).reshape(X.shape[0], rule_base.n_outputs)  # a column per output
+        Y = model.predict(X)
+    if hasattr(model, "classes_"):  # a classifier: one column of labels, named by the target
+        header = [str(rule_base.metadata.get("target", "class"))]
+        Y = Y.astype(str).reshape(-1, 1)
+    else:
+        header = rule_base.output_names
+        Y = Y.reshape(X.shape[0], rule_base.n_outputs)  # a column per output
     if args.output:
-        write_csv(args.output, rule_base.output_names, Y, delimiter=args.delimiter)
+        write_csv(args.output, header, Y, delimiter=args.delimiter)
         return f"wrote {args.output} ({Y.shape[0]} rows)"
-    return format_csv(rule_base.output_names, Y, delimiter=args.delimiter).rstrip("\n")
+    return format_csv(header, Y, delimiter=args.delimiter).rstrip("\n")
 
 
 def _add_explain(commands):

@@ -40,7 +40,6 @@ _CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
 _EXTRAPOLATION_FACTOR = 1e-3
 # fewest training rows that refine > 0 accepts (a fifth of them held out)
 _MIN_REFINE_SAMPLES = 5
-_REFINE_FOLDS = None
 # rows of training data whose firing is measured at once in fit (bounds the work array)
 _FIRING_ROWS = 1 << 14
 
@@ -160,7 +159,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         leave-one-out at the starting antecedents). A random fifth of the
         training rows is held out while refining: the refinement stops when
         their error stops falling and keeps the antecedents that predicted
-        them best, so it never ends worse on them than where it started.
+        them best if the gain is beyond the noise of those rows (else the
+        drawn ones), so it never ends worse on them than where it started
+        (see :doc:`/user_guide/few_rules`).
         The consequents are then fitted on all rows as without refinement
         (``alpha="auto"`` chooses the penalty again). ``0`` keeps the drawn
         antecedents. Needs ``alpha="auto"`` or ``alpha > 0`` and at least 5
@@ -398,7 +399,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             n_iter=self.refine,
             order=self.order,
             alpha=alpha,
-            n_folds=_REFINE_FOLDS,
             random_state=check_random_state(self.random_state),
         )
         return refined.replace(metadata=antecedents.metadata)

@@ -46,9 +46,11 @@ width),
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 import scipy.optimize
 from sklearn.cluster import KMeans
 from sklearn.model_selection import KFold
+from threadpoolctl import threadpool_limits
 
 from . import membership as _membership
 from ._validation import check_int, check_int_option, check_matrix, check_real
@@ -56,7 +58,6 @@ from .design import design_matrix, split_coefficients
 from .model_selection import select_alpha
 from .rulebase import RuleBase
 from .sampling import check_random_state
-from .solvers import solve_least_squares
 
 __all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
 
@@ -64,6 +65,8 @@ __all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_resi
 _LOG_SIGMA_BOUND = np.log(1e3)
 # Candidate ridge penalties per training row when alpha is chosen from the data.
 _ALPHA_GRID_PER_ROW = np.logspace(-8, 1, 19)
+# Least paired t statistic of the held-out improvement for refined antecedents to be kept.
+_MIN_T_STATISTIC = 2.0
 
 
 def _standardisation(X):
@@ -134,7 +137,10 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
     mean, scale = _standardisation(X)
     U = (X - mean) / scale
     seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
-    kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
+    # one OpenMP thread: a few clusters of up to 10^5 rows take well under a second on one
+    # core, while threads shared with other work slow k-means down by orders of magnitude
+    with threadpool_limits(limits=1, user_api="openmp"):
+        kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
     centers = kmeans.cluster_centers_
     labels = kmeans.labels_
     spread = np.zeros((n_rules, n_features))
@@ -161,8 +167,10 @@ def _unpack(theta, n_rules, n_features):
 class _Problem:
     """The variable-projection residual and Jacobian on standardised data, cached per ``theta``."""
 
-    def __init__(self, U, Y, n_rules, *, normalize, order, alpha):
-        self.U, self.Y = U, Y
+    def __init__(self, U, Y, n_rules, *, normalize, order, alpha, center=False):
+        # centred: the ridge shrinks toward the targets' mean, not toward 0
+        self.offset = Y.mean(axis=0) if center else np.zeros(Y.shape[1])
+        self.U, self.Y = U, Y - self.offset
         self.n_rules, self.n_features = n_rules, U.shape[1]
         self.normalize, self.order, self.alpha = normalize, order, alpha
         self.n_columns = n_rules * (self.n_features + 1 if order == 1 else 1)
@@ -180,13 +188,19 @@ class _Problem:
             centers, sigmas = self.unpack(theta)
             W = self.weights(self.U, centers, sigmas)
             K = design_matrix(W, self.U, order=self.order)
-            gamma = solve_least_squares(K, self.Y, solver="cholesky", alpha=self.alpha)
+            # one Cholesky factor of M = K^T K + alpha I serves the ridge solution and the
+            # Jacobian's M^-1 K^T V (2 n_rules n_features right-hand sides per output)
+            gram = K.T @ K
+            gram[np.diag_indices_from(gram)] += self.alpha
+            self._factor = scipy.linalg.cho_factor(gram, check_finite=False)
+            gamma = scipy.linalg.cho_solve(self._factor, K.T @ self.Y, check_finite=False)
             self._key, self._state = key, (centers, sigmas, W, K, gamma)
         return self._state
 
     def predict(self, theta, U):
         centers, sigmas, _, _, gamma = self.state(theta)
-        return design_matrix(self.weights(U, centers, sigmas), U, order=self.order) @ gamma
+        design = design_matrix(self.weights(U, centers, sigmas), U, order=self.order)
+        return design @ gamma + self.offset
 
     def residual(self, theta):
         _, _, _, K, gamma = self.state(theta)
@@ -215,7 +229,7 @@ class _Problem:
             n_samples, n_outputs, -1
         )
         V = V.reshape(n_samples, n_outputs * n_params)
-        B = solve_least_squares(K, V, solver="cholesky", alpha=self.alpha)  # M^-1 K^T V
+        B = scipy.linalg.cho_solve(self._factor, K.T @ V, check_finite=False)  # M^-1 K^T V
         top = -(V - K @ B).reshape(n_samples * n_outputs, n_params)
         bottom = np.sqrt(self.alpha) * B.reshape(-1, n_params)
         return np.vstack([top, bottom])
@@ -376,15 +390,23 @@ def refine_antecedents(
     steps and the ridge do not depend on the inputs' units). Widths are
     clipped to within a factor ``1e3`` of the inputs' standard deviations.
 
-    Guarding against over-fitting: the consequents carry a ridge ``alpha``,
-    and the number of steps is chosen on held-out rows. After every
-    evaluation of the residual the optimiser's current point (the
-    antecedents of least training cost so far) is scored on held-out rows,
-    its consequents fitted on the training rows; the descent stops after
-    ``patience`` evaluations without a better held-out error, and the point
-    with the best one is kept. The starting antecedents are the first
-    point, so the result is never worse on the held-out rows than the start
-    (with ``n_folds``: in mean held-out error over the folds).
+    The consequents carry a ridge ``alpha`` that shrinks them toward zero,
+    or for the weighted average (``normalize=True``, which reproduces a
+    constant exactly) toward the targets' mean: the ridge fit of the
+    centred targets, plus their mean.
+
+    Guarding against over-fitting: the number of steps is chosen on
+    held-out rows. After every evaluation of the residual the optimiser's
+    current point (the antecedents of least training cost so far) is scored
+    on held-out rows, its consequents fitted on the training rows; the
+    descent stops after ``patience`` evaluations without a better held-out
+    error, and the point with the best one is kept if its gain over the
+    start is beyond the noise of the held-out rows: the mean of the per-row
+    decrease of the squared error at least twice its standard error (a
+    paired t statistic >= 2). Otherwise, and when no point is better, the
+    result has the starting antecedents: it is never worse on the held-out
+    rows than the start (with ``n_folds``: in mean held-out error over the
+    folds).
 
     Parameters
     ----------
@@ -466,10 +488,10 @@ def refine_antecedents(
         n_folds = check_int(n_folds, "n_folds", low=2)
         if X_val is not None:
             raise ValueError("Give n_folds or X_val and Y_val, not both.")
-        if n_samples - -(-n_samples // n_folds) < 2:
+        if n_samples < n_folds or n_samples - -(-n_samples // n_folds) < 2:
             raise ValueError(
-                f"n_folds={n_folds} folds of {n_samples} rows leave fewer than 2 training rows "
-                "in a fold; give more rows or fewer folds."
+                f"n_folds={n_folds} folds need at least {n_folds} rows and 2 training rows in "
+                f"each fold; got {n_samples} rows. Give more rows or fewer folds."
             )
         splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
         splits = [(train, val) for train, val in splits]
@@ -513,7 +535,8 @@ def refine_antecedents(
         )
         train = splits[0][0]
         grid = train.size * _ALPHA_GRID_PER_ROW
-        alpha = select_alpha(start, U_all[train], Y_train[train], grid, order=order)[0].alpha
+        centred = Y_train[train] - (Y_train[train].mean(axis=0) if rule_base.normalize else 0.0)
+        alpha = select_alpha(start, U_all[train], centred, grid, order=order)[0].alpha
 
     def problem_on(rows):
         return _Problem(
@@ -523,6 +546,7 @@ def refine_antecedents(
             normalize=rule_base.normalize,
             order=order,
             alpha=alpha,
+            center=rule_base.normalize,
         )
 
     n_evaluations = max(n_iter, 1)
@@ -540,6 +564,18 @@ def refine_antecedents(
         curves.append(held_out + held_out[-1:] * (n_evaluations - len(held_out)))
     curve = np.mean(curves, axis=0)
     chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
+    if chosen > 0:  # kept only if the held-out rows improve beyond their noise
+        gains = []
+        for (train, val), (incumbents, _) in zip(splits, runs, strict=True):
+            problem = problem_on(train)
+            theta = incumbents[min(chosen, len(incumbents) - 1)]
+            before = np.sum((problem.predict(theta0, U_all[val]) - Y_train[val]) ** 2, axis=1)
+            after = np.sum((problem.predict(theta, U_all[val]) - Y_train[val]) ** 2, axis=1)
+            gains.append(before - after)
+        gains = np.concatenate(gains)
+        spread = gains.std(ddof=1) / np.sqrt(gains.size) if gains.size > 1 else 0.0
+        if not gains.mean() > _MIN_T_STATISTIC * spread:
+            chosen = 0
     if len(splits) == 1:
         incumbents, stopped = runs[0]
         theta, used = incumbents[min(chosen, len(incumbents) - 1)], len(incumbents)
@@ -551,11 +587,18 @@ def refine_antecedents(
         if chosen + 1 < n_evaluations:
             stopped = "early"
 
-    centers, sigmas = problem_on(final_rows).unpack(theta)
+    final = problem_on(final_rows)
+    centers, sigmas = final.unpack(theta)
     refined = RuleBase(centers, sigmas, normalize=rule_base.normalize, n_outputs=Y.shape[1])
-    refined = refined.fit_consequents(
-        U_all[final_rows], Y_train[final_rows], order=order, solver="cholesky", alpha=alpha
-    )
+    if rule_base.normalize:  # the weighted average reproduces the mean exactly: shrink toward it
+        coef, intercept = split_coefficients(
+            final.state(theta)[4], n_rules, n_features, order=order
+        )
+        refined = refined.replace(coef=coef, intercept=intercept + final.offset)
+    else:
+        refined = refined.fit_consequents(
+            U_all[final_rows], Y_train[final_rows], order=order, solver="cholesky", alpha=alpha
+        )
     metadata = rule_base.metadata
     metadata["refinement"] = {
         "alpha": float(alpha),

@@ -7,7 +7,7 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import randomts
-from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
+from randomts import RandomTSClassifier, RandomTSRegressor
 
 # Settings under which the scores are well posed on small data (used where the test is not
 # about the defaults): standardised inputs, a ridge, few rules.
@@ -65,7 +65,9 @@ def test_multiclass_scores_are_the_regression_of_one_hot_targets():
     X, y = iris()
     clf = RandomTSClassifier(**SMALL, random_state=3).fit(X, y)
     one_hot = (y[:, None] == clf.classes_[None, :]).astype(float)
-    regressor = RandomTSRegressor(**SMALL, random_state=3).fit(X, one_hot)
+    # the classifier's default widths for the weighted sum: b_i ~ U(0, 2 / n_features]
+    widths = (0.0, 2.0 / X.shape[1])
+    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=3).fit(X, one_hot)
     np.testing.assert_allclose(
         clf.decision_function(X), regressor.predict(X), rtol=1e-10, atol=1e-12
     )
@@ -79,7 +81,9 @@ def test_binary_score_is_the_difference_of_one_hot_scores():
     )
     clf = RandomTSClassifier(**SMALL, random_state=1).fit(X, y)
     one_hot = np.column_stack([y == 0, y == 1]).astype(float)
-    scores = RandomTSRegressor(**SMALL, random_state=1).fit(X, one_hot).predict(X)
+    widths = (0.0, 2.0 / X.shape[1])
+    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=1)
+    scores = regressor.fit(X, one_hot).predict(X)
     np.testing.assert_allclose(
         clf.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-8, atol=1e-10
     )
@@ -149,17 +153,99 @@ def test_rules_name_the_classes_and_the_features():
 
 
 @pytest.mark.parametrize("extension", [".txt", ".json", ".fis", ".fll"])
-def test_saved_rule_base_predicts_the_same_labels(tmp_path, extension):
-    X, y = iris()
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array(["setosa", "versicolor", "virginica"]),
+        np.array([-3, 7, 10]),
+        np.array([3.0, -1.0, 0.0]),
+        np.array([False, True, True]),
+    ],
+    ids=["str", "int", "float", "bool"],
+)
+def test_load_gives_back_the_fitted_classifier(tmp_path, extension, labels):
+    X, target = load_iris(return_X_y=True)
+    y = labels[target]
     clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
     path = tmp_path / f"model{extension}"
     randomts.save(clf, path)
     loaded = randomts.load(path)
-    rule_base = loaded if isinstance(loaded, RuleBase) else loaded.rule_base_
-    scores = np.asarray(rule_base.predict(X))
-    labels = clf.classes_[scores.argmax(axis=1)]
-    assert np.array_equal(labels, clf.predict(X))
-    assert tuple(rule_base.output_names) == clf.rule_base_.output_names
+    assert isinstance(loaded, RandomTSClassifier)
+    assert loaded.get_params() == clf.get_params()
+    assert loaded.classes_.dtype == clf.classes_.dtype
+    assert np.array_equal(loaded.classes_, clf.classes_)
+    assert loaded.temperature_ == clf.temperature_
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
+    assert loaded.predict(X).dtype == clf.predict(X).dtype
+    # the formats are lossless: the same scores and probabilities to rounding
+    np.testing.assert_allclose(loaded.predict_proba(X), clf.predict_proba(X), rtol=1e-12)
+    assert loaded.rule_base_.output_names == clf.rule_base_.output_names
+    # what the loaded classifier saves loads again as the same classifier
+    randomts.save(loaded, tmp_path / "again.json")
+    again = randomts.load(tmp_path / "again.json")
+    assert np.array_equal(again.predict(X), clf.predict(X))
+
+
+def test_a_loaded_classifier_keeps_the_feature_names(tmp_path):
+    pd = pytest.importorskip("pandas")
+    data = load_iris(as_frame=True)
+    X = data.data.rename(columns=lambda c: c.replace(" (cm)", "").replace(" ", "_"))
+    y = pd.Series(data.target_names[data.target], name="species").astype(object)
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    assert clf.classes_.dtype == object
+    randomts.save(clf, tmp_path / "iris.fis")
+    loaded = randomts.load(tmp_path / "iris.fis")
+    assert list(loaded.feature_names_in_) == list(X.columns)
+    assert loaded.rule_base_.input_names == tuple(X.columns)
+    assert loaded.classes_.tolist() == ["setosa", "versicolor", "virginica"]
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
+    with pytest.raises(ValueError, match="feature names"):
+        loaded.predict(X.rename(columns={"sepal_length": "other"}))
+
+
+def test_a_saved_pipeline_with_a_scaler_loads_as_the_classifier(tmp_path):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    X, y = iris()
+    pipeline = make_pipeline(MinMaxScaler(), RandomTSClassifier(**SMALL, random_state=0))
+    pipeline.fit(X, y)
+    randomts.save(pipeline, tmp_path / "pipeline.json")
+    loaded = randomts.load(tmp_path / "pipeline.json")
+    assert isinstance(loaded, RandomTSClassifier)
+    np.testing.assert_allclose(
+        loaded.decision_function(X), pipeline.decision_function(X), rtol=1e-9, atol=1e-9
+    )
+    assert np.array_equal(loaded.predict(X), pipeline.predict(X))
+
+
+def test_a_damaged_classifier_record_is_a_format_error(tmp_path):
+    import json
+
+    X, y = iris()
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    randomts.save(clf, tmp_path / "model.json")
+    document = json.loads((tmp_path / "model.json").read_text())
+    record = document["metadata"]["estimator_state"]["classifier"]
+    record["classes"]["array"] = ["a", "b", "c", "d"]
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    with pytest.raises(randomts.FormatError, match="4 classes .* a rule base of 3 scores"):
+        randomts.load(tmp_path / "bad.json")
+    del document["metadata"]["estimator_state"]["classifier"]
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    with pytest.raises(randomts.FormatError, match="'classifier' record is missing"):
+        randomts.load(tmp_path / "bad.json")
+
+
+def test_string_labels_in_an_object_array_are_saved_as_strings(tmp_path):
+    X, y = iris()
+    y = y.astype(object)
+    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    assert clf.classes_.dtype == object  # strings in an object array: saved as str
+    randomts.save(clf, tmp_path / "ok.json")
+    loaded = randomts.load(tmp_path / "ok.json")
+    assert loaded.classes_.tolist() == ["setosa", "versicolor", "virginica"]
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
 
 
 def test_saved_binary_rule_base_gives_labels_by_sign(tmp_path):
@@ -169,8 +255,7 @@ def test_saved_binary_rule_base_gives_labels_by_sign(tmp_path):
     labels = np.array(["benign", "malignant"])[y]
     clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, labels)
     randomts.save(clf, tmp_path / "model.json")
-    loaded = randomts.load(tmp_path / "model.json")
-    rule_base = loaded if isinstance(loaded, RuleBase) else loaded.rule_base_
+    rule_base = randomts.load(tmp_path / "model.json").rule_base_
     score = np.asarray(rule_base.predict(X)).reshape(-1)
     assert rule_base.output_names == ("score(malignant)",)
     assert " THEN score(malignant) = " in rule_base.to_text(precision=4)
@@ -209,7 +294,14 @@ def test_parameters_left_at_none_take_the_regressor_defaults():
     clf = RandomTSClassifier(random_state=0).fit(X, y)
     defaults = RandomTSRegressor().get_params()
     fitted = clf.regressor_.get_params()
-    assert all(fitted[name] == defaults[name] for name in defaults if name != "random_state")
+    own = ("random_state", "n_rules", "width_range")  # the classifier's own defaults
+    assert all(fitted[name] == defaults[name] for name in defaults if name not in own)
+    assert fitted["n_rules"] == 150 and fitted["width_range"] == (0.0, 2.0 / X.shape[1])
+    # the weighted average keeps the regressor's widths; a width range given is passed
+    averaged = RandomTSClassifier(n_rules=10, normalize=True, random_state=0).fit(X, y)
+    assert averaged.regressor_.width_range is None
+    given = RandomTSClassifier(n_rules=10, width_range=(0.1, 0.2), random_state=0).fit(X, y)
+    assert given.regressor_.width_range == (0.1, 0.2)
 
 
 def test_same_seed_same_model():

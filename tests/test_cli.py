@@ -434,7 +434,7 @@ def test_fit_reports_scikit_learns_cross_validated_scores(tmp_path, capsys, data
     argv = ["fit", data_csv, "--input", "x1", "--input", "x2", "--rules", 10, "--seed", 2]
     argv += ["--cv", 4, "-o", tmp_path / "m.json"]
     code, out, err = run(capsys, *argv, *[a for t in targets for a in ("--target", t)])
-    assert code == 0 and err == ""
+    assert code == 0 and err.startswith("randomts: task: regress (") and err.count("\n") == 1
     header, values = read_csv(data_csv)
     X = values[:, :2]
     model = randomts.RandomTSRegressor(n_rules=10, random_state=2)
@@ -532,7 +532,9 @@ def test_library_warnings_are_printed_as_readable_lines(tmp_path, capsys, data_c
         capsys, "fit", data_csv, "--target", "y1", "--rules", 3, "--cv", 3, "-o", tmp_path / "m.fll"
     )
     assert code == 0 and out.startswith("fitted 3 rules")
-    assert err == "randomts: warning: many unknowns for few rows [UserWarning] (4 times)\n"
+    assert err.splitlines()[1:] == [
+        "randomts: warning: many unknowns for few rows [UserWarning] (4 times)"
+    ]
 
 
 def test_predict_prints_the_estimators_warnings_as_lines(capsys, data_csv, model_json, monkeypatch):

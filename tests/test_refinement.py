@@ -141,23 +141,28 @@ def test_refinement_moves_badly_placed_rules_to_a_good_fit():
     assert np.mean((refined.predict(X_val)[:, 0] - y_val) ** 2) < 2 * 0.05**2
 
 
+@pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("seed", range(4))
-def test_refinement_never_ends_worse_on_the_held_out_rows(seed):
+def test_refinement_never_ends_worse_on_the_held_out_rows(seed, normalize):
     # 80 rows, 10 rules on 4 inputs: 80 antecedent and 50 consequent parameters.
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(100, 4))
     y = X[:, 0] * X[:, 1] + np.sin(X[:, 2]) + 0.3 * rng.normal(size=100)
     X_train, y_train, X_val, y_val = X[:80], y[:80], X[80:], y[80:]
-    start = RuleBase(*kmeans_antecedents(X_train, 10, random_state=seed))
+    start = RuleBase(*kmeans_antecedents(X_train, 10, random_state=seed), normalize=normalize)
     alpha = 1.0
     refined = refine_antecedents(start, X_train, y_train, 50, alpha=alpha, X_val=X_val, Y_val=y_val)
-    # the start's held-out error, computed independently: ridge on standardised inputs
+    # the start's held-out error, computed independently: ridge (normal equations) on
+    # standardised inputs; the weighted average shrinks toward the targets' mean
+    offset = y_train.mean() if normalize else 0.0
     mean, scale = X_train.mean(axis=0), X_train.std(axis=0)
-    standardised = RuleBase((start.centers - mean) / scale, start.sigmas / scale)
-    fitted = standardised.fit_consequents(
-        (X_train - mean) / scale, y_train, solver="cholesky", alpha=alpha
+    standardised = RuleBase(
+        (start.centers - mean) / scale, start.sigmas / scale, normalize=normalize
     )
-    start_mse = np.mean((fitted.predict((X_val - mean) / scale)[:, 0] - y_val) ** 2)
+    K = standardised.design_matrix((X_train - mean) / scale)
+    gamma = np.linalg.solve(K.T @ K + alpha * np.eye(K.shape[1]), K.T @ (y_train - offset))
+    K_val = standardised.design_matrix((X_val - mean) / scale)
+    start_mse = np.mean((K_val @ gamma + offset - y_val) ** 2)
     end_mse = np.mean((refined.predict(X_val)[:, 0] - y_val) ** 2)
     assert end_mse <= start_mse * (1 + 1e-9)
     record = refined.metadata["refinement"]
@@ -187,6 +192,35 @@ def test_refinement_does_not_depend_on_the_units():
     np.testing.assert_allclose(
         refined2.predict(X_test * scale + shift), refined.predict(X_test), rtol=1e-6, atol=1e-8
     )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refined_rules_are_kept_only_for_a_gain_beyond_the_noise(seed):
+    # pure noise: any held-out gain is chance, and small against its spread
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(200, 2)), rng.normal(size=200)
+    start = RuleBase(*kmeans_antecedents(X, 6, random_state=seed), normalize=True)
+    refined = refine_antecedents(start, X, y, 50, alpha=1e-3, random_state=seed)
+    np.testing.assert_array_equal(refined.centers, start.centers)
+    record = refined.metadata["refinement"]
+    assert record["validation_mse_end"] == record["validation_mse_start"]
+
+
+def test_folds_choose_the_number_of_steps():
+    X, y = _sine(7, 300)
+    start = RuleBase([[-0.2], [0.0], [0.2], [0.4]], [[0.3]] * 4, normalize=True)
+    refined = refine_antecedents(start, X, y, 40, n_folds=3, patience=10, random_state=0)
+    record = refined.metadata["refinement"]
+    assert record["n_folds"] == 3 and 1 < record["n_evaluations"] <= 40
+    assert record["validation_mse_end"] < 0.25 * record["validation_mse_start"]
+    X_test, y_test = _sine(8, 200)
+    assert np.mean((refined.predict(X_test)[:, 0] - y_test) ** 2) < 0.05
+    with pytest.raises(ValueError, match="Give n_folds or X_val and Y_val, not both"):
+        refine_antecedents(start, X, y, 5, n_folds=3, X_val=X, Y_val=y)
+    with pytest.raises(ValueError, match="n_folds=2 folds need .* got 2 rows"):
+        refine_antecedents(start, X[:2], y[:2], 5, n_folds=2)
+    with pytest.raises(ValueError, match="n_folds=4 folds need .* got 3 rows"):
+        refine_antecedents(start, X[:3], y[:3], 5, n_folds=4)
 
 
 def test_zero_iterations_fit_the_consequents_only():

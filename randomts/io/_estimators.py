@@ -3,7 +3,8 @@
 A fitted randomts estimator is saved as its rule base, whose metadata gain an
 ``estimator_state`` record (see ``RandomTSRegressor._saved_rule_base``):
 the estimator's class, the dimension of ``y`` in ``fit``, ``feature_names_in_``
-and the variable names. Every format carries the metadata (JSON in its
+and the variable names; a ``RandomTSClassifier`` adds its parameters, classes
+and temperature to its regressor's record. Every format carries the metadata (JSON in its
 ``metadata`` object, the others on one comment line), so :func:`restore`
 rebuilds the fitted estimator from any of them. A file without that record
 (a saved :class:`~randomts.RuleBase`, or a file of another tool) loads as a
@@ -55,8 +56,8 @@ def saved_rule_base(obj):
         return _folded_pipeline(obj, steps)
     hint = " (save its best_estimator_)" if hasattr(obj, "best_estimator_") else ""
     raise TypeError(
-        "save expects a RuleBase, a FuzzySystem, a fitted RandomTSRegressor or a fitted Pipeline "
-        "ending with one; "
+        "save expects a RuleBase, a FuzzySystem, a fitted RandomTSRegressor or "
+        "RandomTSClassifier, or a fitted Pipeline ending with one; "
         f"got {type(obj).__name__}{hint}."
     )
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..exceptions import FormatError
 from ._base import atomic_write, read_text
 
-__all__ = ["read_csv", "format_csv", "write_csv", "select_columns"]
+__all__ = ["read_csv", "read_csv_text", "format_csv", "write_csv", "select_columns"]
 
 
 def read_csv(path, *, delimiter=",", columns=None):
@@ -74,13 +74,57 @@ def read_csv(path, *, delimiter=",", columns=None):
     (['a'], array([[1.5],
            [2.5]]))
     """
+    return _read(path, delimiter, columns, numeric=True)
+
+
+def read_csv_text(path, *, delimiter=",", columns=None):
+    """Read columns of a CSV file with a header row as text (class labels, say).
+
+    The header, the index column and the row lengths are read and checked as
+    by :func:`read_csv`; the cells are kept as strings, stripped of the
+    spaces around them.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    delimiter : str, default=","
+        The one character between cells.
+    columns : sequence of str, optional
+        Read only these columns, in this order; by default every column.
+
+    Returns
+    -------
+    header : list of str
+        The names of the columns read.
+    values : ndarray of str, shape (n_rows, n_columns)
+
+    Raises
+    ------
+    FormatError
+        As :func:`read_csv` does, and for an empty cell (naming its column).
+    ValueError
+        If ``columns`` names a column the header does not have.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.csv")
+    >>> _ = open(path, "w").write("x,species\\n1.5,setosa\\n2.5, virginica\\n")
+    >>> read_csv_text(path, columns=["species"])[1].ravel().tolist()
+    ['setosa', 'virginica']
+    """
+    return _read(path, delimiter, columns, numeric=False)
+
+
+def _read(path, delimiter, columns, numeric):
     if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n':
         raise ValueError(
             "The 'delimiter' parameter must be one character other than a quote or a line "
             f"break. Got {delimiter!r} instead."
         )
     try:
-        return _parse(read_text(path), delimiter, columns)
+        return _parse(read_text(path), delimiter, columns, numeric)
     except FormatError as error:
         raise error.with_source(path) from None
 
@@ -100,7 +144,7 @@ def _delimiter_hint(cell, delimiter):
     return ""
 
 
-def _parse(text, delimiter, columns):
+def _parse(text, delimiter, columns, numeric=True):
     lines = text.split("\n")
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
@@ -142,6 +186,15 @@ def _parse(text, delimiter, columns):
                     line=number,
                     text=lines[number - 1],
                 )
+            if not numeric:
+                values = [row[k].strip() for k in positions]
+                if not all(values):
+                    name = header[positions[values.index("")]]
+                    raise FormatError(
+                        f"column {name!r} is empty in this row", line=number, text=lines[number - 1]
+                    )
+                rows.append(values)
+                continue
             try:
                 values = [float(row[k]) for k in positions]
             except ValueError:
@@ -153,6 +206,8 @@ def _parse(text, delimiter, columns):
         raise FormatError(f"bad CSV: {exc}", line=reader.line_num) from None
     if not rows:
         raise FormatError("no data rows after the header", line=1, text=lines[0])
+    if not numeric:
+        return wanted, np.array(rows, dtype=str).reshape(len(rows), len(wanted))
     return wanted, np.array(rows, dtype=float).reshape(len(rows), len(wanted))
 
 
@@ -194,11 +249,15 @@ def select_columns(header, values, names, what="columns"):
 
 
 def format_csv(header, values, *, delimiter=",") -> str:
-    """A table as CSV text with ``repr`` numbers (lossless)."""
+    """A table as CSV text with ``repr`` numbers (lossless); a table of strings as they are."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
     writer.writerow(header)
-    for row in np.asarray(values, dtype=float):
+    values = np.asarray(values)
+    if values.dtype.kind in "US":
+        writer.writerows(values.tolist())
+        return buffer.getvalue()
+    for row in values.astype(float):
         writer.writerow([repr(float(v)) for v in row])
     return buffer.getvalue()
 
