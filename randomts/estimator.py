@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import types
 import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._threads import effective_n_jobs
@@ -44,27 +43,15 @@ _MIN_REFINE_SAMPLES = 5
 _FIRING_ROWS = 1 << 14
 
 
-class _RefineNeedsAllRows(ValueError, AttributeError):
-    """``partial_fit`` with ``refine > 0``: a ValueError, and no attribute for ``hasattr``."""
-
-
-class _UnlessRefining:
-    """A method that an estimator with ``refine != 0`` does not have (``hasattr`` is False)."""
-
-    def __init__(self, method):
-        self.method = method
-        functools.update_wrapper(self, method)
-
-    def __get__(self, model, owner=None):
-        if model is None:
-            return self.method
-        if model.refine != 0:
-            raise _RefineNeedsAllRows(
-                f"The 'refine' parameter of {type(model).__name__} must be 0 for "
-                f"{self.method.__name__}: refining the antecedents needs all rows at once. Got "
-                f"refine={model.refine!r}; use fit, or refine=0."
-            )
-        return types.MethodType(self.method, model)
+def _without_refinement(model):
+    """``partial_fit`` exists only with ``refine=0``: refining needs all the rows at once."""
+    if model.refine != 0:
+        raise ValueError(
+            f"The 'refine' parameter of {type(model).__name__} must be 0 for partial_fit: "
+            f"refining the antecedents needs all rows at once. Got refine={model.refine!r}; "
+            "use fit, or refine=0."
+        )
+    return True
 
 
 def _library_version():
@@ -455,7 +442,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             weakest = min(weakest, self._weakest_log_firing)
         self._weakest_log_firing = weakest
 
-    @_UnlessRefining
+    @available_if(_without_refinement)
     def partial_fit(self, X, y):
         """Fit on one more chunk of rows: the same model as one ``fit`` on all the chunks.
 
