@@ -93,8 +93,8 @@ def test_kmeans_finds_separated_clusters_and_their_spread():
     centers, sigmas = kmeans_antecedents(X, 3, random_state=0)
     order = np.lexsort(centers.T[::-1])
     np.testing.assert_allclose(centers[order], means[np.lexsort(means.T[::-1])], atol=0.15)
-    # the default factor 2 sqrt(n_features) times the per-feature spread of each cluster
-    np.testing.assert_allclose(sigmas / (2 * np.sqrt(2)), [[1.0, 0.5]] * 3, rtol=0.1)
+    # the default factor sqrt(n_features) times the per-feature spread of each cluster
+    np.testing.assert_allclose(sigmas / np.sqrt(2), [[1.0, 0.5]] * 3, rtol=0.1)
     narrow, _ = kmeans_antecedents(X, 3, random_state=0, width_factor=1.0)
     np.testing.assert_allclose(narrow, centers)
 
@@ -194,16 +194,24 @@ def test_refinement_does_not_depend_on_the_units():
     )
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_refined_rules_are_kept_only_for_a_gain_beyond_the_noise(seed):
-    # pure noise: any held-out gain is chance, and small against its spread
-    rng = np.random.default_rng(seed)
-    X, y = rng.normal(size=(200, 2)), rng.normal(size=200)
-    start = RuleBase(*kmeans_antecedents(X, 6, random_state=seed), normalize=True)
-    refined = refine_antecedents(start, X, y, 50, alpha=1e-3, random_state=seed)
-    np.testing.assert_array_equal(refined.centers, start.centers)
-    record = refined.metadata["refinement"]
-    assert record["validation_mse_end"] == record["validation_mse_start"]
+def test_refined_rules_are_kept_only_for_a_gain_beyond_the_noise():
+    # pure noise: any held-out gain is chance. Without the test of the gain against its
+    # spread about half of these 20 refinements move the rules (11 measured; 2 with a
+    # threshold t >= 2, 1 with the t >= 3 used).
+    moved = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        X, y = rng.normal(size=(200, 2)), rng.normal(size=200)
+        start = RuleBase(*kmeans_antecedents(X, 6, random_state=seed), normalize=True)
+        refined = refine_antecedents(start, X, y, 50, alpha=1e-3, random_state=seed)
+        record = refined.metadata["refinement"]
+        if record["validation_mse_end"] == record["validation_mse_start"]:  # the start kept
+            np.testing.assert_allclose(refined.centers, start.centers, rtol=1e-12, atol=1e-12)
+        else:
+            moved += 1
+            assert record["validation_mse_end"] < record["validation_mse_start"]
+            assert not np.allclose(refined.centers, start.centers)
+    assert moved <= 4
 
 
 def test_folds_choose_the_number_of_steps():
