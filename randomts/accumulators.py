@@ -66,6 +66,7 @@ __all__ = [
     "check_factor_memory",
     "fold_rows",
     "gram_eigh",
+    "ridge_cholesky",
     "solve_factor",
     "stripe_bounds",
 ]
@@ -311,13 +312,9 @@ def solve_gram(G, n_columns, *, alpha=0.0, n_samples=None):
     eigenvalues at most ``max(n_samples, n_columns) * eps * lambda_max`` (the
     Gram matrix's own rounding level) are dropped.
     """
-    A = G[:n_columns, :n_columns]
     B = G[:n_columns, n_columns:]
     try:
-        shifted = A.copy(order="F")
-        shifted[np.diag_indices(n_columns)] += alpha
-        factor = scipy.linalg.cho_factor(shifted, lower=False, overwrite_a=True, check_finite=False)
-        return scipy.linalg.cho_solve(factor, B, check_finite=False)
+        return scipy.linalg.cho_solve(ridge_cholesky(G, n_columns, alpha), B, check_finite=False)
     except np.linalg.LinAlgError:
         pass  # not positive definite in floating point: the eigendecomposition below
     eigenvalues, V, above = gram_eigh(G, n_columns, n_samples=n_samples)
@@ -327,6 +324,30 @@ def solve_gram(G, n_columns, *, alpha=0.0, n_samples=None):
         inverse = np.zeros_like(eigenvalues)
         inverse[above] = 1.0 / eigenvalues[above]
     return V @ (inverse[:, None] * (V.T @ B))
+
+
+def ridge_cholesky(G, n_columns, alpha=0.0):
+    """The Cholesky factor of ``K^T K + alpha I`` from the Gram factor of ``[K Y]``.
+
+    In the form :func:`scipy.linalg.cho_solve` takes; it solves the ridge
+    normal equations for any right-hand side (the consequents, and in
+    :mod:`randomts.refinement` the Jacobian's projections). Raises
+    :class:`numpy.linalg.LinAlgError` when the matrix is not positive
+    definite in floating point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.linalg
+    >>> K = np.random.default_rng(0).normal(size=(30, 3)); Y = K @ [[1.0], [2.0], [3.0]]
+    >>> G = np.hstack([K, Y]).T @ np.hstack([K, Y])
+    >>> factor = ridge_cholesky(G, 3)
+    >>> np.round(scipy.linalg.cho_solve(factor, G[:3, 3:]).ravel(), 10)
+    array([1., 2., 3.])
+    """
+    shifted = np.array(G[:n_columns, :n_columns], order="F")
+    shifted[np.diag_indices(n_columns)] += alpha
+    return scipy.linalg.cho_factor(shifted, lower=False, overwrite_a=True, check_finite=False)
 
 
 def gram_eigh(G, n_columns, *, n_samples=None):

@@ -300,8 +300,8 @@ def _add_fit(commands):
         default="auto",
         help="'regress' the targets (RandomTSRegressor), 'classify' one target's labels "
         "(RandomTSClassifier), or 'auto' (default): classify a target that holds text, or "
-        "integers only with at most {_MAX_AUTO_CLASSES} distinct values and at least "
-        "{_ROWS_PER_AUTO_CLASS} rows per value on average; regress otherwise",
+        f"integers only with at most {_MAX_AUTO_CLASSES} distinct values and at least "
+        f"{_ROWS_PER_AUTO_CLASS} rows per value on average; regress otherwise",
     )
     cmd.add_argument(
         "--rules",
@@ -368,7 +368,6 @@ def _add_fit(commands):
 
 
 def _fit(args):
-
     from .io.csv_data import read_csv, read_csv_text, select_columns
 
     targets = list(dict.fromkeys(args.target))

@@ -50,10 +50,10 @@ import scipy.linalg
 import scipy.optimize
 from sklearn.cluster import KMeans
 from sklearn.model_selection import KFold
-from threadpoolctl import threadpool_limits
 
 from . import membership as _membership
 from ._validation import check_int, check_int_option, check_matrix, check_real
+from .accumulators import LeastSquaresAccumulator, ridge_cholesky
 from .design import design_matrix, split_coefficients
 from .model_selection import select_alpha
 from .rulebase import RuleBase
@@ -139,10 +139,7 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
     mean, scale = _standardisation(X)
     U = (X - mean) / scale
     seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
-    # one OpenMP thread: a few clusters of up to 10^5 rows take well under a second on one
-    # core, while threads shared with other work slow k-means down by orders of magnitude
-    with threadpool_limits(limits=1, user_api="openmp"):
-        kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
+    kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
     centers = kmeans.cluster_centers_
     labels = kmeans.labels_
     spread = np.zeros((n_rules, n_features))
@@ -190,12 +187,14 @@ class _Problem:
             centers, sigmas = self.unpack(theta)
             W = self.weights(self.U, centers, sigmas)
             K = design_matrix(W, self.U, order=self.order)
-            # one Cholesky factor of M = K^T K + alpha I serves the ridge solution and the
-            # Jacobian's M^-1 K^T V (2 n_rules n_features right-hand sides per output)
-            gram = K.T @ K
-            gram[np.diag_indices_from(gram)] += self.alpha
-            self._factor = scipy.linalg.cho_factor(gram, check_finite=False)
-            gamma = scipy.linalg.cho_solve(self._factor, K.T @ self.Y, check_finite=False)
+            # the fitting engine's Gram matrix of [K Y] and the Cholesky factor of
+            # M = K^T K + alpha I, which serves the ridge solution and the Jacobian's
+            # M^-1 K^T V (2 n_rules n_features right-hand sides per output)
+            p = self.n_columns
+            gram = LeastSquaresAccumulator(p, self.Y.shape[1], solver="cholesky")
+            G = gram.update(K, self.Y).factor
+            self._factor = ridge_cholesky(G, p, self.alpha)
+            gamma = scipy.linalg.cho_solve(self._factor, G[:p, p:], check_finite=False)
             self._key, self._state = key, (centers, sigmas, W, K, gamma)
         return self._state
 
