@@ -33,7 +33,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimator import RandomTSRegressor, _jsonable
+from .estimator import RandomTSRegressor, _jsonable, _recorded_params
 from .io._estimators import STATE_KEY
 from .sampling import default_width_range
 
@@ -339,16 +339,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
                 f"of {regressor.rule_base_.n_outputs} scores"
             )
         known = cls().get_params()
-        params = {}
-        for key, value in (record.get("params") or {}).items():
-            if key not in known:
-                continue  # a parameter of another version: the rule base is what predicts
-            if isinstance(value, list):
-                value = tuple(value)
-            elif isinstance(value, str) and value.startswith("<") and key == "random_state":
-                value = None
-            params[key] = value
-        model = cls(**params)
+        model = cls(**_recorded_params(record.get("params"), known))
         if names is not None:
             model.feature_names_in_ = np.asarray(names, dtype=object)
         model.n_features_in_ = regressor.n_features_in_

@@ -985,17 +985,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         metadata = rule_base.metadata
         state = metadata.pop("estimator_state")  # saving the rules alone writes a rule base
         known = cls().get_params()
-        recorded = metadata.get("params")
-        params = {}
-        for key, value in (recorded if isinstance(recorded, dict) else {}).items():
-            if key not in known:
-                continue  # a parameter of another version: the rule base is what predicts
-            if isinstance(value, list):
-                value = tuple(value)
-            elif isinstance(value, str) and value.startswith("<") and key == "random_state":
-                value = None
-            params[key] = value
-        model = cls(**params)
+        model = cls(**_recorded_params(metadata.get("params"), known))
         names = state["feature_names_in"]
         if names is not None:
             model.feature_names_in_ = np.asarray(names, dtype=object)
@@ -1070,6 +1060,25 @@ def _restore_attribute(model, name, record):
     elif not (record is None or isinstance(record, (bool, int, float, str))):
         raise ValueError(f"attribute {name!r} holds {type(record).__name__}")
     setattr(model, name, record)
+
+
+def _recorded_params(recorded, known):
+    """The parameters a saved estimator recorded, those of ``known`` (a ``get_params()``).
+
+    Lists become tuples, and a random generator (recorded as ``"<Generator>"``, which JSON
+    cannot hold) becomes None; a parameter of another version is left out (the rule base is
+    what predicts).
+    """
+    params = {}
+    for key, value in (recorded if isinstance(recorded, dict) else {}).items():
+        if key not in known:
+            continue
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, str) and value.startswith("<") and key == "random_state":
+            value = None
+        params[key] = value
+    return params
 
 
 def _recorded_ranges(rule_base):
