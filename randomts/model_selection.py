@@ -348,7 +348,7 @@ class LeaveOneOutRidge:
     def update_rows(self, fill, n_rows, *, n_jobs=None):
         """Fold in ``n_rows`` rows of ``[K Y]`` written in blocks by ``fill(start, stop, out)``.
 
-        As :meth:`LeastSquaresAccumulator.update_rows`; the column of ones is
+        As :meth:`~randomts.accumulators.LeastSquaresAccumulator.update_rows`; the column of ones is
         added here. Returns self.
         """
         self._first_pass()
