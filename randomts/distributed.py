@@ -309,11 +309,6 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     Y = y.reshape(-1, 1) if y.ndim == 1 else y
     n_samples, n_features = X.shape
     n_outputs = Y.shape[1]
-    n_unknowns = params["n_rules"] * (n_features + 1 if params["order"] == 1 else 1)
-    if n_samples < n_unknowns:  # the row space: few rows, fitted where they fit
-        X_rows, y_rows = _compute(dask, client, X, y)
-        return template.fit(X_rows, y_rows)
-
     statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]
     if params["standardize"]:
         statistics += [X.mean(axis=0), X.std(axis=0)]
@@ -324,8 +319,12 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         input_mean, input_scale = moments
         input_scale = np.where(input_scale == 0, 1.0, input_scale)
         U = (X - input_mean) / input_scale
-    antecedents = template.draw_antecedents(U, n_outputs)
+    antecedents = template.draw_antecedents(U, n_outputs)  # validates the parameters
     order = params["order"]
+    if n_samples < antecedents.n_rules * (n_features + 1 if order == 1 else 1):
+        # the row space: few rows, fitted where they fit
+        X_rows, y_rows = _compute(dask, client, X, y)
+        return template.fit(X_rows, y_rows)
     if isinstance(params["alpha"], str):
         coefficients, alpha, weakest = _leave_one_out_dask(
             dask, client, antecedents, U, Y, order, split_every

@@ -105,6 +105,8 @@ def test_dask_errors():
         fit_estimator_dask(RandomTSRegressor(), X, da.zeros(9))
     with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
         fit_estimator_dask(RandomTSRegressor(n_rules=0), X, da.zeros(10))
+    with pytest.raises(TypeError, match="The 'n_rules' parameter of RandomTSRegressor"):
+        fit_estimator_dask(RandomTSRegressor(n_rules="many"), X, da.zeros(10))
     for params in ({"centers": "kmeans"}, {"refine": 3}):
         with pytest.raises(ValueError, match="need them all in memory"):
             fit_estimator_dask(RandomTSRegressor(**params), X, da.zeros(10))
