@@ -751,10 +751,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 raise ValueError(f"input_scale must be > 0 on every input; got {scale.tolist()}.")
             model._scaling = (mean, scale)
         metadata = rule_base.metadata
-        alpha = metadata.get("alpha") if model._auto_alpha() else model.alpha
+        alpha = _recorded_number(metadata, "alpha") if model._auto_alpha() else model.alpha
         model.alpha_ = None if alpha is None else float(alpha)
-        weakest = metadata.get("weakest_log_firing")
-        model._weakest_log_firing = None if weakest is None else float(weakest)
         model.n_features_in_ = n_features
         model.n_outputs_ = rule_base.n_outputs
         model._y_ndim = 1 if rule_base.n_outputs == 1 else 2
@@ -767,6 +765,11 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 np.concatenate([low[:n_features] * scale + mean, low[n_features:]]),
                 np.concatenate([high[:n_features] * scale + mean, high[n_features:]]),
             )
+        # the extrapolation warning compares with the training rows' weakest firing, inside
+        # their ranges
+        model._weakest_log_firing = (
+            None if model._ranges is None else _recorded_number(metadata, "weakest_log_firing")
+        )
         if n_samples is None:
             n_samples = metadata.get("n_samples_fit", 0)
         model._set_rule_base(rule_base, check_int(n_samples, "n_samples", low=0))
@@ -997,9 +1000,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         model._stream = None
         model._scaling = _fit_scaling(metadata, rule_base.n_features)
         model._ranges = _recorded_ranges(rule_base)  # None: a partial_fit records them
-        weakest = metadata.get("weakest_log_firing")
-        if isinstance(weakest, (int, float)) and np.isfinite(weakest):
-            model._weakest_log_firing = float(weakest)
+        if model._ranges is not None:
+            model._weakest_log_firing = _recorded_number(metadata, "weakest_log_firing")
         model.rule_base_ = rule_base.replace(metadata=metadata)
         return model
 
@@ -1079,6 +1081,14 @@ def _recorded_params(recorded, known):
             value = None
         params[key] = value
     return params
+
+
+def _recorded_number(metadata, key):
+    """A finite number recorded in the metadata under ``key``, else None."""
+    value = metadata.get(key)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value):
+        return float(value)
+    return None
 
 
 def _recorded_ranges(rule_base):
