@@ -757,14 +757,11 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         model.n_outputs_ = rule_base.n_outputs
         model._y_ndim = 1 if rule_base.n_outputs == 1 else 2
         model._stream = None
-        model._ranges = _recorded_ranges(rule_base)  # in the rule base's units: U's
-        if model._ranges is not None and model._scaling is not None:
-            mean, scale = model._scaling
-            low, high = model._ranges
-            model._ranges = (
-                np.concatenate([low[:n_features] * scale + mean, low[n_features:]]),
-                np.concatenate([high[:n_features] * scale + mean, high[n_features:]]),
-            )
+        # the recorded ranges, in the data's units
+        in_data_units = (
+            rule_base if model._scaling is None else rule_base.in_original_units(*model._scaling)
+        )
+        model._ranges = _recorded_ranges(in_data_units)
         # the extrapolation warning compares with the training rows' weakest firing, inside
         # their ranges
         model._weakest_log_firing = (

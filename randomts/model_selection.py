@@ -32,6 +32,7 @@ their offset.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.linalg
@@ -381,18 +382,17 @@ class LeaveOneOutRidge:
         eigenvalues, V, above = gram_eigh(G, p, n_samples=n_samples)
         total = float(np.trace(G[:p, :p]))
         eigenvalues, V = eigenvalues[above], V[:, above]
-        scale = total / p if total > 0 else 1.0
-        alphas = scale * RELATIVE_ALPHAS if self.alphas is None else self.alphas
-        z_y, z_1 = V.T @ G[:p, p : p + m], V.T @ G[:p, p + m]
-        mean = G[p : p + m, p + m] / n_samples
-        # the prior Gamma_0 = V a_0: the constant 1 fitted with a penalty of 1e-10 of the scale,
-        # times the mean of each output; then the ridge fits the rest, Y - K Gamma_0
-        if self.toward_mean:
-            a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), mean)
-        else:
-            a_0 = np.zeros((eigenvalues.size, m))
-        self._spectrum = _Spectrum(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
-        self.prior = V @ a_0
+        self._spectrum = _Spectrum.of(
+            eigenvalues,
+            V,
+            total / p,
+            V.T @ G[:p, p : p + m],
+            V.T @ G[:p, p + m],
+            G[p : p + m, p + m] / n_samples,
+            self.alphas,
+            self.toward_mean,
+        )
+        self.prior = self._spectrum.prior
         return self
 
     def squared_errors(self, K, Y):
@@ -450,11 +450,34 @@ class _Spectrum:
     a_0: np.ndarray
     z_rest: np.ndarray
 
+    @classmethod
+    def of(cls, eigenvalues, V, mean_eigenvalue, z_y, z_1, y_mean, alphas, toward_mean):
+        """From ``K^T K``'s eigenpairs above the rank cut, ``z_y = V^T K^T Y``, ``z_1 = V^T K^T 1``.
+
+        The default grid is ``RELATIVE_ALPHAS`` times the mean eigenvalue. The
+        prior ``Gamma_0 = V a_0`` is the constant 1 fitted with a penalty of
+        1e-10 of that scale, times the mean of each output; the ridge then fits
+        the rest, ``Y - K Gamma_0``.
+        """
+        scale = mean_eigenvalue if mean_eigenvalue > 0 else 1.0
+        if alphas is None:
+            alphas = scale * RELATIVE_ALPHAS
+        if toward_mean:
+            a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), y_mean)
+        else:
+            a_0 = np.zeros((eigenvalues.size, np.size(y_mean)))
+        return cls(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
+
     @property
+    def prior(self):
+        """``Gamma_0`` of shape (n_columns, n_outputs)."""
+        return self.V @ self.a_0
+
+    @cached_property
     def inverse(self):  # (rank, n_alphas)
         return 1.0 / (self.eigenvalues[:, None] + self.alphas[None, :])
 
-    @property
+    @cached_property
     def coordinates(self):
         """Coordinates of ``Gamma(alpha)`` in ``V``, all alphas side by side: (rank, n_alphas, m)."""
         return self.a_0[:, None, :] + self.inverse[:, :, None] * self.z_rest[:, None, :]
@@ -519,17 +542,18 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
     root = np.sqrt(eigenvalues)
     P = U * root
     V = (K.T @ U) / root
-    scale = total / n_columns if total > 0 else 1.0
-    if alphas is None:
-        alphas = scale * RELATIVE_ALPHAS
-    z_y, z_1 = P.T @ Y, P.T @ np.ones(n_samples)
-    if toward_mean:
-        a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), Y.mean(axis=0))
-    else:
-        a_0 = np.zeros((eigenvalues.size, n_outputs))
-    spectrum = _Spectrum(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
+    spectrum = _Spectrum.of(
+        eigenvalues,
+        V,
+        total / n_columns,
+        P.T @ Y,
+        P.T @ np.ones(n_samples),
+        Y.mean(axis=0),
+        alphas,
+        toward_mean,
+    )
     selection = spectrum.select(spectrum.squared_errors(P, Y), n_samples * n_outputs)
-    return selection, V @ a_0
+    return selection, spectrum.prior
 
 
 def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
