@@ -19,7 +19,7 @@ from ._validation import (
     check_real,
 )
 from .design import design_rows_writer, split_coefficients
-from .exceptions import ExtrapolationWarning, UnderdeterminedWarning
+from .exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 from .model_selection import _ridge_loo
 from .refinement import kmeans_antecedents, refine_antecedents
 from .rulebase import RuleBase
@@ -37,6 +37,10 @@ _CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
 # predict warns about rows whose strongest rule fires below this fraction of the weakest
 # strongest-rule firing seen on a training row
 _EXTRAPOLATION_FACTOR = 1e-3
+# fit warns when a weighted sum with alpha="auto" is to reproduce targets whose mean
+# exceeds this many standard deviations (the error of a constant's reproduction, times the
+# mean, reaches a few thousandths of the spread there)
+_FAR_OFFSET = 1e4
 # fewest training rows that refine > 0 accepts (a fifth of them held out)
 _MIN_REFINE_SAMPLES = 5
 # rows of training data whose firing is measured at once in fit (bounds the work array)
@@ -81,7 +85,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
       over a grid (see :func:`randomts.model_selection.ridge_loo`), shrinking
       the consequents toward the rule base that reproduces the mean of the
-      targets; this costs about one least-squares fit.
+      targets; this costs about one least-squares fit. A weighted sum of
+      rules reproduces a constant only approximately: ``fit`` warns
+      (:class:`~randomts.RandomTSWarning`) when the targets' mean exceeds
+      ``1e4`` standard deviations, where that error can show.
 
     The paper's exact setting (centres ``N(0, 2 I)``, widths ``U(0, 1)`` on
     the raw inputs, no penalty) is :meth:`paper`.
@@ -341,6 +348,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         output_names = _output_names(y)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self._warn_if_far_offset(Y)
         U, antecedents = self._draw_antecedents(X, Y, output_names)
         if self.refine > 0:
             antecedents = self._refine(antecedents, U, Y)
@@ -416,6 +424,25 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _n_unknowns(self, antecedents):
         """Columns of ``K``: the unknowns of each output's least-squares problem."""
         return antecedents.n_rules * (antecedents.n_features + 1 if self.order == 1 else 1)
+
+    def _warn_if_far_offset(self, Y):
+        """Warn when a weighted sum is to reproduce targets whose mean dwarfs their spread."""
+        if self.normalize or not self._auto_alpha():
+            return
+        mean, spread = np.abs(Y.mean(axis=0)), Y.std(axis=0)
+        far = (spread > 0) & (mean > _FAR_OFFSET * spread)  # a constant target is exact enough
+        if np.any(far):
+            k = int(np.argmax(np.where(far, mean, 0.0) / np.where(far, spread, 1.0)))
+            warnings.warn(
+                f"The mean of {'the targets' if Y.shape[1] == 1 else f'output {k}'} "
+                f"({Y[:, k].mean():.6g}) is more than {_FAR_OFFSET:.0e} "
+                f"times their standard deviation ({spread[k]:.3g}): a weighted sum of rules "
+                "reproduces a constant only approximately, and that error, times the mean, "
+                "may show in the predictions. Subtract a constant from y before fitting (and "
+                "add it to the predictions), or use normalize=True (weighted average).",
+                RandomTSWarning,
+                stacklevel=3,
+            )
 
     def _warn_if_underdetermined(self, antecedents, n_samples):
         n_unknowns = self._n_unknowns(antecedents)
@@ -502,6 +529,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             self._y_ndim = y.ndim
             self._stream_prior = None
             if self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
+                self._warn_if_far_offset(Y)
                 selection, prior = self._leave_one_out_ridge(antecedents, U, Y)
                 coef, intercept = split_coefficients(
                     prior, antecedents.n_rules, antecedents.n_features, order=self.order

@@ -180,6 +180,9 @@ def ridge_alpha_curve(K, Y, alphas=None, *, criterion="loo"):
 #: (the mean squared column norm of ``K``): half decades from nearly no penalty to
 #: a penalty that shrinks every consequent to the prior.
 RELATIVE_ALPHAS = np.logspace(-10.0, 2.0, 25)
+# Penalty of the fit of the constant 1 behind the prior Gamma_0, in units of the mean
+# eigenvalue, for outputs whose mean is within one standard deviation of 0 (smaller beyond).
+_CONSTANT_PENALTY = 1e-10
 # Rows of K formed at once by ridge_loo's passes over the data (2^22 entries, 32 MiB).
 _BLOCK_ELEMENTS = 1 << 22
 
@@ -382,13 +385,16 @@ class LeaveOneOutRidge:
         eigenvalues, V, above = gram_eigh(G, p, n_samples=n_samples)
         total = float(np.trace(G[:p, :p]))
         eigenvalues, V = eigenvalues[above], V[:, above]
+        y_mean = G[p : p + m, p + m] / n_samples
+        y_variance = np.diagonal(G[p : p + m, p : p + m]) / n_samples - y_mean**2
         self._spectrum = _Spectrum.of(
             eigenvalues,
             V,
             total / p,
             V.T @ G[:p, p : p + m],
             V.T @ G[:p, p + m],
-            G[p : p + m, p + m] / n_samples,
+            y_mean,
+            np.sqrt(np.maximum(y_variance, 0.0)),
             self.alphas,
             self.toward_mean,
         )
@@ -451,21 +457,30 @@ class _Spectrum:
     z_rest: np.ndarray
 
     @classmethod
-    def of(cls, eigenvalues, V, mean_eigenvalue, z_y, z_1, y_mean, alphas, toward_mean):
+    def of(cls, eigenvalues, V, mean_eigenvalue, z_y, z_1, y_mean, y_std, alphas, toward_mean):
         """From ``K^T K``'s eigenpairs above the rank cut, ``z_y = V^T K^T Y``, ``z_1 = V^T K^T 1``.
 
         The default grid is ``RELATIVE_ALPHAS`` times the mean eigenvalue. The
-        prior ``Gamma_0 = V a_0`` is the constant 1 fitted with a penalty of
-        1e-10 of that scale, times the mean of each output; the ridge then fits
-        the rest, ``Y - K Gamma_0``.
+        prior ``Gamma_0 = V a_0`` is, for each output, its mean times the
+        constant 1 fitted with a penalty of ``1e-10 min(1, std / |mean|)`` of
+        that scale (``y_mean``, ``y_std``: each output's mean and standard
+        deviation): a weighted sum of rules reproduces 1 only approximately,
+        and the penalty keeps the error of that approximation, times the
+        mean, small beside the spread of the output however far from 0 the
+        output lies. The ridge then fits the rest, ``Y - K Gamma_0``.
         """
         scale = mean_eigenvalue if mean_eigenvalue > 0 else 1.0
         if alphas is None:
             alphas = scale * RELATIVE_ALPHAS
+        y_mean = np.atleast_1d(np.asarray(y_mean, dtype=float))
         if toward_mean:
-            a_0 = np.outer(z_1 / (eigenvalues + 1e-10 * scale), y_mean)
+            y_std = np.atleast_1d(np.asarray(y_std, dtype=float))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                relative = np.where(np.abs(y_mean) > y_std, y_std / np.abs(y_mean), 1.0)
+            penalty = _CONSTANT_PENALTY * scale * relative
+            a_0 = z_1[:, None] / (eigenvalues[:, None] + penalty[None, :]) * y_mean[None, :]
         else:
-            a_0 = np.zeros((eigenvalues.size, np.size(y_mean)))
+            a_0 = np.zeros((eigenvalues.size, y_mean.size))
         return cls(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
 
     @property
@@ -549,6 +564,7 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
         P.T @ Y,
         P.T @ np.ones(n_samples),
         Y.mean(axis=0),
+        Y.std(axis=0),
         alphas,
         toward_mean,
     )

@@ -49,6 +49,34 @@ def test_inputs_far_from_the_origin_give_a_useful_model():
 
 
 @pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
+@pytest.mark.parametrize("n_features", [1, 3, 10])
+def test_targets_far_from_zero_give_the_same_model_shifted(n_features):
+    # a weighted sum reproduces the targets' mean only approximately: that error, times the
+    # mean, stays below a thousandth of the targets' spread up to 1000 spreads away from 0
+    X, y = smooth_data(300, n_features)
+    spread = y.std()
+    model = RandomTSRegressor(random_state=0).fit(X, y)
+    for offset in (1e2 * spread, -1e3 * spread):
+        shifted = RandomTSRegressor(random_state=0).fit(X, y + offset)
+        assert shifted.alpha_ == pytest.approx(model.alpha_, rel=1e-9)
+        difference = shifted.predict(X) - offset - model.predict(X)
+        assert np.max(np.abs(difference)) < 1e-3 * spread
+
+
+def test_targets_whose_mean_dwarfs_their_spread_warn():
+    X, y = smooth_data(200, 2)
+    with pytest.warns(RandomTSWarning, match=r"mean of the targets .* standard deviation"):
+        RandomTSRegressor(random_state=0).fit(X, y + 1e5 * y.std())
+    with pytest.warns(RandomTSWarning, match=r"mean of output 1 "):
+        RandomTSRegressor(random_state=0).fit(X, np.column_stack([y, y + 1e5 * y.std()]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RandomTSWarning)
+        RandomTSRegressor(random_state=0).fit(X, y + 1e3 * y.std())
+        RandomTSRegressor(normalize=True, random_state=0).fit(X, y + 1e5 * y.std())
+        RandomTSRegressor(random_state=0).fit(X, np.full(200, 7.0))  # constant: exact enough
+
+
+@pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
 def test_ten_inputs_fire_rules_and_fit():
     X, y = smooth_data(300, 10, seed=2)
     model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
