@@ -90,7 +90,7 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
     whose leave-one-out ridge shrinks the consequents toward the targets'
     mean, on the thirteen real data sets of
     ``benchmarks/bench_refinement.py``, ``2 sqrt(n_features)`` gave a test
-    error 0.6 % higher with 5 rules, 0.4 % lower with 10 and 4.3 % lower
+    error 0.6 % higher with 5 rules, 0.4 % lower with 10 and 4.2 % lower
     with 15, in geometric mean; no one factor is best on every set.) A
     cluster of one point, or one with no spread along an input, takes the
     median spread of the other clusters along it (the feature's own
