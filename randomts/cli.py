@@ -465,22 +465,17 @@ def _fit_regressor(args, X, Y, inputs, targets):
         )
     model = RandomTSRegressor(random_state=args.seed, **_model_params(args))
     with _reported_warnings():
-        with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
-            scores = _cross_validated(model, X, y, targets, args.cv, args.seed, bar)
-            model.fit(X, y)
-            bar.update()
+        scores = _fit_cross_validated(
+            model, X, y, args, lambda bar: _cross_validated(model, X, y, targets, args, bar)
+        )
     rmse = np.sqrt(np.mean((model.predict(X).reshape(Y.shape) - Y) ** 2, axis=0))
-    # The CSV's names: the rules' variables, and the estimator's inputs as if fitted on a table.
+    # The CSV's names: the rules' variables.
     model.rule_base_ = model.rule_base_.replace(input_names=inputs, output_names=targets)
-    model.feature_names_in_ = np.asarray(inputs, dtype=object)
-    saved = _save(model, args.output, args.format)
     errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse, strict=True))
-    lines = [
+    summary = (
         f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
-    ]
-    if scores is not None:
-        lines.append(scores)
-    return "\n".join(lines + [saved])
+    )
+    return _saved_report(model, inputs, args, summary, scores)
 
 
 def _model_params(args):
@@ -517,74 +512,89 @@ def _fit_classifier(args, X, labels, inputs, target):
         )
     model = RandomTSClassifier(random_state=args.seed, **_model_params(args))
     with _reported_warnings():
-        with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
-            scores = _cross_validated_accuracy(model, X, labels, args.cv, args.seed, bar)
-            model.fit(X, labels)
-            bar.update()
+        scores = _fit_cross_validated(
+            model,
+            X,
+            labels,
+            args,
+            lambda bar: _cross_validated_accuracy(model, X, labels, args, bar),
+        )
         accuracy = np.mean(model.predict(X) == labels)
-    # The CSV's names: the rules' inputs, the estimator's inputs as if fitted on a table, and
-    # the target's name, which `randomts predict` heads its column of labels with.
+    # The CSV's names: the rules' inputs, and the target's name, which `randomts predict`
+    # heads its column of labels with.
     metadata = model.rule_base_.metadata
     metadata["target"] = target
     model.rule_base_ = model.rule_base_.replace(input_names=inputs, metadata=metadata)
-    model.feature_names_in_ = np.asarray(inputs, dtype=object)
-    saved = _save(model, args.output, args.format)
-    lines = [
+    summary = (
         f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs} to the "
         f"{classes.size} classes of {target!r} ({_listed(classes)}); "
         f"training accuracy: {accuracy:.4g}"
-    ]
-    if scores is not None:
-        lines.append(scores)
-    return "\n".join(lines + [saved])
+    )
+    return _saved_report(model, inputs, args, summary, scores)
 
 
-def _cross_validated_accuracy(model, X, labels, n_folds, seed, bar):
-    """One line: the mean (and standard deviation) of the accuracy over stratified folds."""
-    if not n_folds:
-        return None
-    import numpy as np
-    from sklearn.model_selection import StratifiedKFold, cross_validate
-
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(X, labels)
-    accuracy = []
-    for fold in folds:  # one call per fold, for the progress bar
-        result = cross_validate(
-            model, X, labels, cv=[fold], scoring="accuracy", error_score="raise"
-        )
-        accuracy.append(result["test_score"][0])
+def _fit_cross_validated(model, X, y, args, cross_validated):
+    """``cross_validated(bar)`` (with ``--cv``), then ``model.fit(X, y)``, under one progress bar."""
+    with _progress_bar(args.cv + 1, quiet=args.quiet) as bar:
+        scores = cross_validated(bar) if args.cv else None
+        model.fit(X, y)
         bar.update()
+    return scores
+
+
+def _saved_report(model, inputs, args, summary, scores):
+    """Save the fitted model as if fitted on a table of the CSV's columns; the report's lines."""
+    import numpy as np
+
+    model.feature_names_in_ = np.asarray(inputs, dtype=object)
+    saved = _save(model, args.output, args.format)
+    return "\n".join([summary, *([scores] if scores is not None else []), saved])
+
+
+def _fold_scores(model, X, y, folds, scoring, bar):
+    """``cross_validate``'s results over ``folds``: one call per fold, for the progress bar."""
+    import numpy as np
+    from sklearn.model_selection import cross_validate
+
+    results = []
+    for fold in folds:
+        results.append(cross_validate(model, X, y, cv=[fold], scoring=scoring, error_score="raise"))
+        bar.update()
+    return {key: np.concatenate([r[key] for r in results]) for key in results[0]}
+
+
+def _cross_validated_accuracy(model, X, labels, args, bar):
+    """One line: the mean (and standard deviation) of the accuracy over stratified folds."""
+    import numpy as np
+    from sklearn.model_selection import StratifiedKFold
+
+    folds = StratifiedKFold(n_splits=args.cv, shuffle=True, random_state=args.seed)
+    accuracy = _fold_scores(model, X, labels, folds.split(X, labels), "accuracy", bar)
     return (
-        f"{n_folds}-fold stratified cross-validation: accuracy {np.mean(accuracy):.4g} "
-        f"(sd {np.std(accuracy):.2g})"
+        f"{args.cv}-fold stratified cross-validation: accuracy "
+        f"{np.mean(accuracy['test_score']):.4g} (sd {np.std(accuracy['test_score']):.2g})"
     )
 
 
-def _cross_validated(model, X, y, targets, n_folds, seed, bar):
-    """One line: the mean (and standard deviation) over ``n_folds`` folds of R^2 and RMSE."""
-    if not n_folds:
-        return None
+def _cross_validated(model, X, y, targets, args, bar):
+    """One line: the mean (and standard deviation) over the ``--cv`` folds of R^2 and RMSE."""
     import numpy as np
     from sklearn.metrics import r2_score, root_mean_squared_error
-    from sklearn.model_selection import KFold, cross_validate
+    from sklearn.model_selection import KFold
 
     def scores(estimator, X_test, y_test):
         predicted = estimator.predict(X_test)
         rmse = root_mean_squared_error(y_test, predicted, multioutput="raw_values")
         return {"r2": r2_score(y_test, predicted), **{f"rmse{k}": v for k, v in enumerate(rmse)}}
 
-    folds = KFold(n_splits=n_folds, shuffle=True, random_state=seed).split(X)
-    results = []
-    for fold in folds:  # one call per fold, for the progress bar
-        results.append(cross_validate(model, X, y, cv=[fold], scoring=scores, error_score="raise"))
-        bar.update()
-    table = {key: np.concatenate([r[key] for r in results]) for key in results[0]}
+    folds = KFold(n_splits=args.cv, shuffle=True, random_state=args.seed).split(X)
+    table = _fold_scores(model, X, y, folds, scores, bar)
 
     def summary(values):
         return f"{np.mean(values):.4g} (sd {np.std(values):.2g})"
 
     rmse = ", ".join(f"{name} {summary(table[f'test_rmse{k}'])}" for k, name in enumerate(targets))
-    return f"{n_folds}-fold cross-validation: R^2 {summary(table['test_r2'])}; RMSE {rmse}"
+    return f"{args.cv}-fold cross-validation: R^2 {summary(table['test_r2'])}; RMSE {rmse}"
 
 
 class _NoBar:
