@@ -41,6 +41,22 @@ firing strength) and, with ``d_ik = d log w_i / d theta_ik`` (``(x_k - c_ik)
 width),
 
     v_ik = wbar_i d_ik (g_i - y_hat)   (weighted average; ``g_i`` alone for the weighted sum).
+
+:func:`refine_antecedents` appends a weak prior toward the starting
+antecedents ``theta_0``, the rows ``sqrt(mu) (theta - theta_0)`` of the
+residual (and ``sqrt(mu) I`` of the Jacobian), with
+``mu = 1e-6 n_samples mean(var(Y))``: moving one centre by one standard
+deviation of its input costs a millionth of the targets' total sum of
+squares. It fixes the directions the data do not see. A weighted average
+of ``h <= 2 n_features`` rules has exact ones: adding the same quadratic in
+``x`` to every rule's log firing strength leaves the normalised strengths
+unchanged, a ``(2 n_features - h + 1)``-dimensional family of equal models.
+Without the prior the Jacobian is singular there (condition numbers near
+``1e15``), the descent wanders along that valley on rounding error and its
+end point changes with the last bits of the inputs: a change of the inputs'
+units moves the predictions of 6 refined rules on 3 inputs by up to 0.7
+standard deviations of ``y``, and by at most ``1e-4`` with the prior (20
+seeds, weighted sum and average).
 """
 
 from __future__ import annotations
@@ -67,6 +83,8 @@ _LOG_SIGMA_BOUND = np.log(1e3)
 _ALPHA_GRID_PER_ROW = np.logspace(-8, 1, 19)
 # Least paired t statistic of the held-out improvement for refined antecedents to be kept.
 _MIN_T_STATISTIC = 3.0
+# Weight of the prior toward the starting antecedents, per row and unit of the targets' variance.
+_PRIOR_WEIGHT = 1e-6
 
 
 def _standardisation(X):
@@ -165,12 +183,21 @@ def _unpack(theta, n_rules, n_features):
 
 
 class _Problem:
-    """The variable-projection residual and Jacobian on standardised data, cached per ``theta``."""
+    """The variable-projection residual and Jacobian on standardised data, cached per ``theta``.
 
-    def __init__(self, U, Y, n_rules, *, normalize, order, alpha, center=False):
+    With ``theta0``, the residual ends with the prior rows ``sqrt(mu) (theta - theta0)``.
+    """
+
+    def __init__(self, U, Y, n_rules, *, normalize, order, alpha, center=False, theta0=None):
         # centred: the ridge shrinks toward the targets' mean, not toward 0
         self.offset = Y.mean(axis=0) if center else np.zeros(Y.shape[1])
         self.U, self.Y = U, Y - self.offset
+        self.theta0 = theta0
+        if theta0 is not None:
+            variance = float(np.mean(Y.var(axis=0)))
+            self.root_prior = np.sqrt(
+                _PRIOR_WEIGHT * Y.shape[0] * (variance if variance > 0 else 1.0)
+            )
         self.n_rules, self.n_features = n_rules, U.shape[1]
         self.normalize, self.order, self.alpha = normalize, order, alpha
         self.n_columns = n_rules * (self.n_features + 1 if order == 1 else 1)
@@ -206,8 +233,10 @@ class _Problem:
 
     def residual(self, theta):
         _, _, _, K, gamma = self.state(theta)
-        top = self.Y - K @ gamma
-        return np.concatenate([top.ravel(), -np.sqrt(self.alpha) * gamma.ravel()])
+        parts = [(self.Y - K @ gamma).ravel(), -np.sqrt(self.alpha) * gamma.ravel()]
+        if self.theta0 is not None:
+            parts.append(self.root_prior * (theta - self.theta0))
+        return np.concatenate(parts)
 
     def jacobian(self, theta):
         centers, sigmas, W, K, gamma = self.state(theta)
@@ -233,8 +262,10 @@ class _Problem:
         V = V.reshape(n_samples, n_outputs * n_params)
         B = scipy.linalg.cho_solve(self._factor, K.T @ V, check_finite=False)  # M^-1 K^T V
         top = -(V - K @ B).reshape(n_samples * n_outputs, n_params)
-        bottom = np.sqrt(self.alpha) * B.reshape(-1, n_params)
-        return np.vstack([top, bottom])
+        rows = [top, np.sqrt(self.alpha) * B.reshape(-1, n_params)]
+        if self.theta0 is not None:
+            rows.append(self.root_prior * np.eye(n_params))
+        return np.vstack(rows)
 
 
 def _check_data(rule_base, X, Y, names=("X", "Y")):
@@ -348,9 +379,9 @@ def _descend(problem, theta0, n_evaluations, *, U_val=None, Y_val=None, patience
         residual(theta0)
         return incumbents, held_out, stopped
     # MINPACK's Levenberg-Marquardt (a QR of J per step) where it applies: at least as many
-    # residuals as parameters; the trust-region reflective method (an SVD) otherwise.
-    n_residuals = (problem.U.shape[0] + problem.n_columns) * problem.Y.shape[1]
-    method = "lm" if n_residuals >= theta0.size else "trf"
+    # residuals as parameters (always, with the prior's rows); the trust-region reflective
+    # method (an SVD) otherwise. The state at theta0 is cached for the optimiser's first call.
+    method = "lm" if problem.residual(theta0).size >= theta0.size else "trf"
     try:
         result = scipy.optimize.least_squares(
             residual,
@@ -391,6 +422,11 @@ def refine_antecedents(
     :func:`variable_projection_residual`, on standardised inputs (so that
     steps and the ridge do not depend on the inputs' units). Widths are
     clipped to within a factor ``1e3`` of the inputs' standard deviations.
+    A weak prior toward the starting antecedents (a millionth of the
+    targets' sum of squares per standard deviation moved, see
+    :mod:`randomts.refinement`) keeps the descent determined where the data
+    leave it free, so that the result does not depend on the last bits of
+    the inputs.
 
     The consequents carry a ridge ``alpha`` that shrinks them toward zero,
     or for the weighted average (``normalize=True``, which reproduces a
@@ -550,6 +586,7 @@ def refine_antecedents(
             order=order,
             alpha=alpha,
             center=rule_base.normalize,
+            theta0=theta0,
         )
 
     n_evaluations = max(n_iter, 1)
