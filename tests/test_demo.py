@@ -70,10 +70,10 @@ def test_json_has_exactly_the_documented_keys(demo_run):
     for row in document["rows"]:
         assert list(row) == list(ROW_KEYS)
         assert row["n_rules"] == (100 if row["model"] == "SLM" else 300)
-        assert 0 < row["solve_seconds"] < row["fit_seconds"]
+        assert 0 <= row["solve_seconds"] <= row["fit_seconds"]  # the solve is part of the fit
     settings = document["settings"]
     assert settings["repeats"] == REPEATS and settings["n_trajectories"] == 10
-    assert (
+    assert (  # exact: the settings are written and read back as JSON
         settings["n_steps"] == 1000 and settings["form"] == "standard" and settings["step"] == 0.01
     )
     assert settings["train_design"] == "latin-hypercube+rest" and settings["target"] == "increment"

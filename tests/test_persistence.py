@@ -238,7 +238,7 @@ def test_other_fitted_attributes_survive_saving(tmp_path):
     model.matrix_ = np.eye(2)  # 2-D: left out
     for fmt in FORMATS:
         back = loads(dumps(model, fmt), fmt)
-        assert back.alpha_ == 0.125 and type(back.alpha_) is float
+        assert back.alpha_ == 0.125 and type(back.alpha_) is float  # exact: saved, read back
         assert np.array_equal(back.path_, model.path_) and back.path_.dtype == np.float64
         assert back.labels_.tolist() == ["a", "b"] and not hasattr(back, "matrix_")
     pruned = loads(dumps(model, "json"), "json").prune(2, X, y)  # refits with the chosen penalty
@@ -270,6 +270,7 @@ def test_from_rule_base_is_the_second_half_of_fit(standardize):
     made = RandomTSRegressor.from_rule_base(
         rules, n_samples=len(X), **scaling, **model.get_params()
     )
+    # exact: the recorded penalty is read back from its repr
     assert made.get_params() == fitted.get_params() and made.alpha_ == fitted.alpha_
     assert made.rule_base_.metadata.keys() == fitted.rule_base_.metadata.keys()
     np.testing.assert_allclose(made.rule_base_.input_range, fitted.rule_base_.input_range)
@@ -287,7 +288,7 @@ def test_from_rule_base_of_another_tool_saves_and_loads(tmp_path):
     y = X[:, 0] * X[:, 1]
     rules = RuleBase.random(2, n_rules=6, random_state=0).fit_consequents(X, y)
     model = RandomTSRegressor.from_rule_base(rules, alpha=0.0)
-    assert model.alpha_ == 0.0 and model.n_outputs_ == 1
+    assert model.alpha_ == 0.0 and model.n_outputs_ == 1  # exact: the given penalty
     np.testing.assert_array_equal(model.predict(X), rules.predict(X)[:, 0])
     randomts.save(model, tmp_path / "m.json")
     back = randomts.load(tmp_path / "m.json")

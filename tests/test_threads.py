@@ -210,6 +210,6 @@ def test_import_fit_and_predict_change_nothing_global():
     model = RandomTSRegressor(n_rules=30, random_state=0, n_jobs=2).fit(X, y)
     run_in_threads(model.predict, [(X,)] * 4, n_threads=4)
     assert blas_threads() == blas
-    assert np.geterr() == errors
+    assert np.geterr() == errors  # exact: numpy's error modes, a dict of strings
     assert (get_name.restype, get_name.argtypes) == signature
     assert "randomts._lapack" not in sys.modules
