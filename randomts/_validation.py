@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn.utils.validation import validate_data
 
 __all__ = [
     "check_matrix",
@@ -17,6 +18,7 @@ __all__ = [
     "check_option",
     "check_int_option",
     "check_pair",
+    "validate_numeric_data",
 ]
 
 
@@ -262,3 +264,88 @@ def check_pair(pair, name: str, *, low: float | None = None, owner: str | None =
     if not (np.isfinite(a) and np.isfinite(b) and a < b) or (low is not None and a < low):
         raise ValueError(message)
     return a, b
+
+
+def _text_examples(values):
+    """Up to three distinct strings of ``values`` that are not numbers, and the first's index."""
+    examples, first = [], None
+    for index, value in enumerate(values.ravel().tolist()):
+        if not isinstance(value, (str, bytes)):
+            continue
+        try:
+            float(value)
+        except ValueError:
+            first = index if first is None else first
+            if value not in examples:
+                examples.append(value)
+            if len(examples) == 3:
+                break
+    return examples, first
+
+
+def _refuse_text(values, where, owner, hint):
+    """Raise naming ``where`` if the array ``values`` holds a string that is not a number."""
+    if values.dtype.kind not in "USO":
+        return
+    try:
+        values.astype(np.float64)
+    except (TypeError, ValueError):  # text, or objects that scikit-learn's checks refuse
+        examples, first = _text_examples(values)
+        if examples:
+            if where == "X" and values.ndim == 2:
+                where = f"column {first % values.shape[1]} of X"
+            shown = ", ".join(repr(v) for v in examples)
+            raise ValueError(
+                f"{where} of {owner} must hold numbers; got text: {shown}. {hint}"
+            ) from None
+
+
+def _check_no_text(data, name, owner, hint):
+    """Refuse text in ``data`` by column; return it as an array where it was read as one."""
+    columns = getattr(data, "columns", None)
+    if columns is not None and hasattr(data, "dtypes"):  # a DataFrame: name the column
+        for label, dtype in zip(columns, data.dtypes, strict=True):
+            if getattr(dtype, "kind", "O") not in "biufc":
+                _refuse_text(np.asarray(data[label]), f"column {label!r} of {name}", owner, hint)
+        return None
+    try:
+        values = np.asarray(data)
+    except ValueError:  # ragged: scikit-learn's checks say so
+        return None
+    _refuse_text(values, name, owner, hint)
+    return values
+
+
+_X_HINT = (
+    "Encode text inputs as numbers (e.g. scikit-learn's OneHotEncoder or OrdinalEncoder in a "
+    "pipeline) or drop them."
+)
+_Y_HINT = "A regressor's targets are numbers; for class labels use RandomTSClassifier."
+
+
+def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **kwargs):
+    """scikit-learn's ``validate_data``, after refusing text by name.
+
+    A string that is not a number in ``X`` (naming its column, by name for a
+    DataFrame) or, with ``numeric_y``, in ``y`` raises a :class:`ValueError`
+    that says where, instead of numpy's conversion error from inside
+    scikit-learn. With ``numeric_y``, targets written as text that are all
+    numbers are read as numbers, as ``X`` is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> X = np.array([["1.0", "a"], ["2.0", "b"]])
+    >>> validate_numeric_data(RandomTSRegressor(), X, [1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: column 1 of X of RandomTSRegressor must hold numbers; got text: 'a', 'b'. ...
+    """
+    owner = type(estimator).__name__
+    _check_no_text(X, "X", owner, _X_HINT)
+    if numeric_y and y is not None and not (isinstance(y, str) and y == "no_validation"):
+        values = _check_no_text(y, "y", owner, _Y_HINT)
+        if values is not None and values.dtype.kind in "US":  # numbers written as text
+            y = values.astype(np.float64)
+    return validate_data(estimator, X, y, **kwargs)

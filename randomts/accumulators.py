@@ -430,23 +430,27 @@ def _available_bytes():
         return None
 
 
-def check_factor_memory(n_columns, n_outputs, *, n_rows=0, what=None):
+def check_factor_memory(n_columns, n_outputs, *, n_rows=0, what=None, row_space=False):
     """Raise :class:`MemoryError` before allocating a factor that cannot fit in memory.
 
     The fit holds a few ``(q, q)`` float64 matrices at once,
     ``q = n_columns + n_outputs`` (and, for the paper's ``"pinv"``, a few
-    ``(n_rows, q)`` ones); if that is more than the memory available, the
-    error says how much is needed and for what, instead of NumPy's
-    ``Unable to allocate`` from deep inside.
+    ``(n_rows, q)`` ones); in the row space (more columns than rows, the
+    leave-one-out ridge through ``K K^T``) a few ``(n_rows, n_columns)`` ones
+    and the ``(n_rows, n_rows)`` Gram matrix. If that is more than the memory
+    available, the error says how much is needed and for what, instead of
+    NumPy's ``Unable to allocate`` from deep inside.
 
     Parameters
     ----------
     n_columns, n_outputs : int
         Columns of ``K`` and of ``Y``.
     n_rows : int, default=0
-        Rows of ``[K Y]`` held whole (the ``"rows"`` factor).
+        Rows of ``[K Y]`` held whole (the ``"rows"`` factor, or the row space).
     what : str, optional
         What asked for them, e.g. ``"n_rules=200000 with 2 inputs"``.
+    row_space : bool, default=False
+        The factors of the row space instead of the column space.
 
     Examples
     --------
@@ -456,14 +460,19 @@ def check_factor_memory(n_columns, n_outputs, *, n_rows=0, what=None):
     ...
     MemoryError: n_rules=200000 with 2 inputs gives 600000 unknowns: ...
     """
-    q = n_columns + n_outputs
-    needed = _FACTOR_COPIES * 8.0 * q * (q + n_rows)
+    if row_space:
+        q = n_rows
+        needed = _FACTOR_COPIES * 8.0 * n_rows * (n_columns + n_outputs + n_rows)
+    else:
+        q = n_columns + n_outputs
+        needed = _FACTOR_COPIES * 8.0 * q * (q + n_rows)
     available = _available_bytes()
     if available is not None and needed > available:
         subject = what if what is not None else f"{n_columns} columns"
         raise MemoryError(
             f"{subject} gives {n_columns} unknowns: the least-squares fit needs about "
-            f"{needed / 2**30:.3g} GiB for its factors of {q} columns, more than the "
+            f"{needed / 2**30:.3g} GiB for its factors of {q} "
+            f"{'rows' if row_space else 'columns'}, more than the "
             f"{available / 2**30:.3g} GiB of memory available. Use fewer rules (or fewer "
             "inputs, or order=0)."
         )

@@ -31,8 +31,9 @@ import scipy.optimize
 import scipy.special
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
+from ._validation import validate_numeric_data
 from .estimator import RandomTSRegressor, _jsonable, _recorded_params
 from .io._estimators import STATE_KEY
 from .sampling import default_width_range
@@ -228,7 +229,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self : RandomTSClassifier
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_numeric_data(self, X, y, numeric_y=False, dtype=np.float64)
         check_classification_targets(y)
         classes, indices = np.unique(y, return_inverse=True)
         if classes.size < 2:
@@ -328,7 +329,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             dtype = np.dtype(record["classes"]["dtype"])
             classes = np.asarray(record["classes"]["array"], dtype=dtype)
             temperature = float(record["temperature"])
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"the 'classifier' record is damaged: {exc!r}") from None
         n_scores = 1 if classes.size == 2 else classes.size
         if dtype.kind not in "biufU" or classes.ndim != 1 or classes.size < 2:
@@ -340,6 +341,8 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             )
         known = cls().get_params()
         model = cls(**_recorded_params(record.get("params"), known))
+        # a damaged record fails here, not in predict
+        model._regressor(regressor.n_features_in_)._validate_hyperparameters()
         if names is not None:
             model.feature_names_in_ = np.asarray(names, dtype=object)
         model.n_features_in_ = regressor.n_features_in_
@@ -364,7 +367,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             score per class, in the order of ``classes_``.
         """
         check_is_fitted(self, "regressor_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
         return self.regressor_.predict(X)
 
     def predict(self, X):

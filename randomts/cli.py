@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import warnings
 
@@ -165,6 +166,8 @@ def _generate(args):
     from .rulebase import RuleBase
     from .sampling import check_random_state
 
+    if args.output:
+        _check_output(args.output, args.format)
     rng = check_random_state(args.seed)
     rule_base = RuleBase.random(
         args.inputs, args.outputs, args.rules, normalize=args.normalize, random_state=rng
@@ -186,6 +189,16 @@ def _generate(args):
     if args.precision is None:  # every digit: the TXT format, as it would be saved
         return rule_base.to_text(lossless=True)
     return rule_base.to_text(precision=args.precision)
+
+
+def _check_output(path, format, option="--format"):
+    """Refuse, before any work, an output whose format is unknown or whose folder is missing."""
+    from .io import format_for
+
+    format_for(path, format, option=option)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"Cannot write {path!r}: the folder {folder!r} does not exist.")
 
 
 def _save(model, path, format):
@@ -369,6 +382,7 @@ def _add_fit(commands):
 def _fit(args):
     from .io.csv_data import read_csv, read_csv_text, select_columns
 
+    _check_output(args.output, args.format)
     targets = list(dict.fromkeys(args.target))
     chosen = list(dict.fromkeys(args.input or []))
     both = [name for name in chosen if name in targets]
@@ -850,6 +864,7 @@ def _add_convert(commands):
 def _convert(args):
     from .io import load
 
+    _check_output(args.target, args.target_format, option="--to")
     model = load(args.source, format=args.source_format)  # a fitted estimator stays one
     if not hasattr(model, "rule_base_"):
         model = _load(args.source, args.source_format, keep_names=True)
@@ -894,7 +909,6 @@ def _add_plot(commands):
 
 def _plot(args):
     import io
-    import os
 
     from .io._base import atomic_write
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._threads import effective_n_jobs
 from ._validation import (
@@ -17,7 +17,9 @@ from ._validation import (
     check_option,
     check_pair,
     check_real,
+    validate_numeric_data,
 )
+from .accumulators import check_factor_memory
 from .design import design_rows_writer, split_coefficients
 from .exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 from .model_selection import _ridge_loo
@@ -346,8 +348,11 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         self._validate_hyperparameters()
         output_names = _output_names(y)
-        X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
+        X, y = validate_numeric_data(
+            self, X, y, multi_output=True, y_numeric=True, dtype=np.float64
+        )
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self._check_memory(*X.shape, Y.shape[1])
         self._warn_if_far_offset(Y)
         U, antecedents = self._draw_antecedents(X, Y, output_names)
         if self.refine > 0:
@@ -424,6 +429,18 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _n_unknowns(self, antecedents):
         """Columns of ``K``: the unknowns of each output's least-squares problem."""
         return antecedents.n_rules * (antecedents.n_features + 1 if self.order == 1 else 1)
+
+    def _check_memory(self, n_samples, n_features, n_outputs):
+        """Refuse, before drawing anything, a fit whose factors cannot fit in memory."""
+        n_columns = self.n_rules * (n_features + 1 if self.order == 1 else 1)
+        row_space = self._auto_alpha() and n_columns > n_samples  # the LOO through K K^T
+        check_factor_memory(
+            n_columns,
+            n_outputs,
+            n_rows=n_samples if row_space else 0,
+            row_space=row_space,
+            what=f"n_rules={self.n_rules} with {n_features} inputs and order={self.order}",
+        )
 
     def _warn_if_far_offset(self, Y):
         """Warn when a weighted sum is to reproduce targets whose mean dwarfs their spread."""
@@ -517,7 +534,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             self._validate_hyperparameters()
 
         output_names = _output_names(y) if first else None
-        X, y = validate_data(
+        X, y = validate_numeric_data(
             self, X, y, reset=first, multi_output=True, y_numeric=True, dtype=np.float64
         )
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
@@ -815,7 +832,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self, "rule_base_")
         if not self._is_plain_valid_input(X):
-            X = validate_data(self, X, reset=False, dtype=np.float64)
+            X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
         self._warn_if_extrapolating(X)
         Y = self.rule_base_._predict(X, n_jobs=self.n_jobs)
         return Y[:, 0] if self._y_ndim == 1 else Y
@@ -905,7 +922,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         from .importance import rule_importance
 
         check_is_fitted(self, "rule_base_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
         return rule_importance(self.rule_base_, X)
 
     def prune(self, k, X, y):
@@ -950,7 +967,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         from .importance import prune
 
         check_is_fitted(self, "rule_base_")
-        X, y = validate_data(
+        X, y = validate_numeric_data(
             self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
         )
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
@@ -1014,6 +1031,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         state = metadata.pop("estimator_state")  # saving the rules alone writes a rule base
         known = cls().get_params()
         model = cls(**_recorded_params(metadata.get("params"), known))
+        model._validate_hyperparameters()  # a damaged record fails here, not in predict
         names = state["feature_names_in"]
         if names is not None:
             model.feature_names_in_ = np.asarray(names, dtype=object)
@@ -1129,8 +1147,13 @@ def _fit_scaling(metadata, n_features):
     mean, scale = metadata.get("input_mean"), metadata.get("input_scale")
     if mean is None or scale is None:
         return None
-    mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
-    if mean.shape != (n_features,) or scale.shape != (n_features,) or np.any(scale <= 0):
+    try:
+        mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if mean.shape != (n_features,) or scale.shape != (n_features,):
+        return None
+    if not (np.all(np.isfinite(mean)) and np.all((scale > 0) & np.isfinite(scale))):
         return None
     return mean, scale
 

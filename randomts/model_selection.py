@@ -38,7 +38,13 @@ import numpy as np
 import scipy.linalg
 
 from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
-from .accumulators import LeastSquaresAccumulator, _rank_tolerance, gram_eigh, solve_factor
+from .accumulators import (
+    LeastSquaresAccumulator,
+    _rank_tolerance,
+    check_factor_memory,
+    gram_eigh,
+    solve_factor,
+)
 from .design import design_rows_writer, split_coefficients
 from .rulebase import RuleBase
 from .solvers import SOLVERS
@@ -548,6 +554,7 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
         )
         return loo.select(squared), loo.prior
     # the row space: K K^T = U diag(l) U^T, n_samples x n_samples; then P = K V = U sqrt(l)
+    check_factor_memory(n_columns, n_outputs, n_rows=n_samples, row_space=True)
     K = rows(0, n_samples)
     eigenvalues, U = scipy.linalg.eigh(K @ K.T, check_finite=False, driver="evd")
     eigenvalues = np.maximum(eigenvalues, 0.0)

@@ -177,19 +177,23 @@ class NARX:
 
     # ------------------------------------------------------------- checking
     def _trajectories(self, values, name, n_variables, *, min_steps):
-        """Return ``values`` as (n_trajectories, n_steps, n_variables) and whether it was 2-D."""
+        """Return ``values`` as (n_trajectories, n_steps, n_variables) and its own ``ndim``.
+
+        With one variable, a 2-D array is ``(n_trajectories, n_steps)`` and a
+        1-D one a single series ``(n_steps,)``.
+        """
         if hasattr(values, "to_numpy"):
             values = values.to_numpy()
         try:
             values = np.asarray(values)
         except (TypeError, ValueError) as exc:  # ragged nested sequences
             raise ValueError(f"Input {name} could not be read as a numeric array: {exc}") from None
-        two_d = values.ndim == 2 and n_variables == 1
-        if two_d:
-            values = values[:, :, None]
-        elif values.ndim != 3:
+        ndim = values.ndim
+        if n_variables == 1 and ndim in (1, 2):
+            values = values.reshape((1,) * (2 - ndim) + values.shape + (1,))
+        elif ndim != 3:
             layout = "(n_trajectories, n_steps, n_variables)" + (
-                " or (n_trajectories, n_steps)" if n_variables == 1 else ""
+                ", (n_trajectories, n_steps) or (n_steps,)" if n_variables == 1 else ""
             )
             raise ValueError(
                 f"Input {name} must have the shape {layout} with {n_variables} variable(s); "
@@ -208,7 +212,7 @@ class NARX:
                 f"Input {name} has {arr.shape[1]} time steps (shape={arr.shape}) while this NARX "
                 f"structure needs at least {min_steps} (max_lag={self.max_lag})."
             )
-        return arr, two_d
+        return arr, ndim
 
     def _inputs(self, u, n_trajectories, n_steps):
         if not self.u_lags:
@@ -266,10 +270,12 @@ class NARX:
 
         Parameters
         ----------
-        y : array-like of shape (n_trajectories, n_steps, n_outputs) or (n_trajectories, n_steps)
-            Output trajectories (2-D only with one output).
-        u : array-like of shape (n_trajectories, n_steps, n_inputs) or (n_trajectories, n_steps), optional
-            Input trajectories; required when there are input lags.
+        y : array-like of shape (n_trajectories, n_steps, n_outputs), (n_trajectories, n_steps) or (n_steps,)
+            Output trajectories; with one output, 2-D (one row per
+            trajectory) or 1-D (a single series).
+        u : array-like of shape (n_trajectories, n_steps, n_inputs), (n_trajectories, n_steps) or (n_steps,), optional
+            Input trajectories, laid out as ``y`` (2-D or 1-D with one input);
+            required when there are input lags.
 
         Returns
         -------
@@ -287,6 +293,10 @@ class NARX:
                [ 1.,  2.],
                [10., 11.],
                [11., 12.]])
+        >>> X, Y = NARX(y_lags=2, u_lags=1).regressors([0.0, 1.0, 2.0, 3.0], u=[5.0, 6.0, 7.0, 8.0])
+        >>> np.hstack([X, Y])  # one series: y(k-1), y(k-2), u(k-1) -> y(k)
+        array([[1., 0., 6., 2.],
+               [2., 1., 7., 3.]])
         """
         Yt, _ = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
         Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
@@ -332,7 +342,8 @@ class NARX:
         Returns
         -------
         ndarray of shape (n_trajectories, n_steps - max_lag, n_outputs)
-            Predictions of ``y[:, max_lag:]``; 2-D when ``y`` was 2-D.
+            Predictions of ``y[:, max_lag:]``; 2-D when ``y`` was 2-D, 1-D
+            (``y[max_lag:]``) when it was one series.
 
         Examples
         --------
@@ -342,13 +353,13 @@ class NARX:
         >>> NARX(y_lags=1).predict_one_step(identity, [[1.0, 2.0, 3.0]]).round(6)
         array([[1., 2.]])
         """
-        Yt, two_d = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
+        Yt, ndim = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
         Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
         n_trajectories, n_steps = Yt.shape[:2]
         X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
         predict = self._outputs(_predictor(model, self.n_outputs))
         predicted = predict(X).reshape(n_trajectories, -1, self.n_outputs)
-        return predicted[:, :, 0] if two_d else predicted
+        return _as_given(predicted, ndim)
 
     def simulate(self, model, initial_outputs, u=None, *, n_steps=None):
         """Free run: from initial outputs, feed the model's own outputs back.
@@ -361,12 +372,12 @@ class NARX:
         ----------
         model : fitted RandomTSRegressor, RuleBase, or object with ``predict``
             Maps regressors to targets (outputs, or increments).
-        initial_outputs : array-like of shape (n_trajectories, max_lag, n_outputs) or (n_trajectories, max_lag)
+        initial_outputs : array-like of shape (n_trajectories, max_lag, n_outputs), (n_trajectories, max_lag) or (max_lag,)
             The first ``max_lag`` outputs of every trajectory (more steps are
             accepted; only the first ``max_lag`` are used).
-        u : array-like of shape (n_trajectories, n_total, n_inputs) or (n_trajectories, n_total), optional
-            Inputs over the whole run, on the time axis of the outputs;
-            required when there are input lags.
+        u : array-like of shape (n_trajectories, n_total, n_inputs), (n_trajectories, n_total) or (n_total,), optional
+            Inputs over the whole run, on the time axis of the outputs, laid
+            out as ``initial_outputs``; required when there are input lags.
         n_steps : int, optional
             Number of steps to simulate after the initial outputs. Defaults
             to ``n_total - max_lag`` when ``u`` is given; required otherwise.
@@ -374,8 +385,8 @@ class NARX:
         Returns
         -------
         ndarray of shape (n_trajectories, max_lag + n_steps, n_outputs)
-            The initial outputs followed by the simulated ones; 2-D when
-            ``initial_outputs`` was 2-D.
+            The initial outputs followed by the simulated ones; 2-D or 1-D
+            when ``initial_outputs`` was.
 
         Examples
         --------
@@ -387,14 +398,14 @@ class NARX:
         >>> narx.simulate(rb, [[2.0]], u=[[1.0, 1.0, 0.0, 0.0]]).round(9)
         array([[2., 2., 2., 1.]])
         """
-        Yt, two_d = self._trajectories(
+        Yt, ndim = self._trajectories(
             initial_outputs, "initial_outputs", self.n_outputs, min_steps=self.max_lag
         )
         n_trajectories = Yt.shape[0]
         if n_steps is None:
             if u is None:
                 raise ValueError("n_steps is required when u is not given.")
-            n_total = np.shape(u)[1]
+            n_total = self._inputs(u, n_trajectories, 1).shape[1]
             n_steps = check_int(n_total - self.max_lag, "n_steps (from the length of u)", low=1)
         n_steps = check_int(n_steps, "n_steps", low=1)
         n_total = self.max_lag + n_steps
@@ -419,7 +430,7 @@ class NARX:
                 everyone = False
                 if not active.any():
                     break
-        return out[:, :, 0] if two_d else out
+        return _as_given(out, ndim)
 
     def linearize(self, model, regressor):
         """Local linear model ``y(k) ~ A s + B v + O`` at a regressor value.
@@ -457,6 +468,13 @@ class NARX:
             A[..., np.arange(self.n_outputs), self._previous_output_columns()] += 1.0
             local = local._replace(A=A)
         return local
+
+
+def _as_given(trajectories, ndim):
+    """``(n_trajectories, n_steps, n_outputs)`` results in the layout of the given outputs."""
+    if ndim == 1:
+        return trajectories[0, :, 0]
+    return trajectories[:, :, 0] if ndim == 2 else trajectories
 
 
 def _predictor(model, n_outputs):
