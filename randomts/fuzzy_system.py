@@ -312,6 +312,13 @@ class Connective:
         return f" {self.operator} ".join(parts)
 
 
+def _power_of(proposition):
+    """The largest power (at least 1) that a proposition's hedges raise a degree to."""
+    powers = [h for h in proposition.hedges if not isinstance(h, str)]
+    powers += [2.0 for h in proposition.hedges if h == "very"]
+    return max([1.0, *powers])
+
+
 def _propositions(node):
     if isinstance(node, Proposition):
         return [node]
@@ -374,6 +381,8 @@ class Rule:
 
 _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"(?:\^[^\s()]+)?|\(|\)|[^\s()]+)')
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
+# Deepest nesting of parentheses a rule may have (the parser and evaluation recurse on it).
+_MAX_NESTING = 64
 
 
 class _Tokens:
@@ -387,6 +396,7 @@ class _Tokens:
             self.items.append(match.group(1))
             position = match.end()
         self.index = 0
+        self.depth = 0  # of open parentheses
 
     def peek(self):
         return self.items[self.index] if self.index < len(self.items) else None
@@ -469,9 +479,13 @@ def _conjunction(tokens):
 def _factor(tokens):
     if tokens.peek() == "(":
         tokens.take("'('")
+        tokens.depth += 1
+        if tokens.depth > _MAX_NESTING:
+            raise ValueError(f"the rule nests parentheses more than {_MAX_NESTING} deep")
         node = _expression(tokens)
         if tokens.take("')'") != ")":
             raise ValueError("expected ')'")
+        tokens.depth -= 1
         return node
     return _proposition(tokens)
 
@@ -875,6 +889,53 @@ class FuzzySystem:
             for k in locked:
                 X[:, k] = np.clip(X[:, k], *self.inputs[k].range)
         return X
+
+    def _output_bounds(self):
+        """Per output, an upper bound of what inference sums, and the numbers that dominate it.
+
+        Over the finite part of the declared input ranges (an infinite end
+        bounds nothing), a rule's degree is at most its weight times the
+        number of its propositions times the largest term height (at least 1)
+        to the sum of their powers, and a conclusion's power hedge raises it
+        to that power; a term's value is at most ``|constant| + sum_k |c_k|
+        max|x_k|``. The bound is the larger of the sums of ``degree * |value|``
+        and of the degrees over the rules that conclude the output: ``inf``
+        where that overflows. Returns a list of ``(bound, numbers)``,
+        ``numbers`` being the weight and parameters of the largest
+        ``degree * |value|``.
+        """
+        box = np.array(
+            [
+                max((abs(v) for v in var.range if math.isfinite(v)), default=0.0)
+                for var in self.inputs
+            ]
+        )
+        heights = [term.height for var in self.inputs for term in var.terms.values()]
+        log_height = math.log(max([1.0, *heights]))
+        bounds = []
+        with np.errstate(over="ignore"):
+            for variable in self.outputs:
+                total, degrees, largest, numbers = 0.0, 0.0, -1.0, ()
+                for rule in self.rules:
+                    clauses = _propositions(rule.antecedent)
+                    exponent = sum(_power_of(p) for p in clauses)
+                    degree = rule.weight * len(clauses) * np.exp(exponent * log_height)
+                    for proposition in rule.consequent:
+                        if proposition.variable != variable.name:
+                            continue
+                        term = variable.terms[proposition.term]
+                        if isinstance(term, Linear):
+                            value = abs(term.constant) + float(np.abs(term.coefficients) @ box)
+                        else:
+                            value = abs(term.value)
+                        power = _power_of(proposition)  # of the conclusion's hedges
+                        concluded = degree**power if degree > 1 else degree
+                        part = concluded * value
+                        total, degrees = total + part, degrees + concluded
+                        if not part <= largest:
+                            largest, numbers = part, (rule.weight, *term.parameters)
+                bounds.append((max(float(total), float(degrees)), numbers))
+        return bounds
 
     def _firing(self, X):
         cache = {}

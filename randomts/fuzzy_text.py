@@ -218,9 +218,12 @@ def _output_term(text, number, raw, input_names):
             raise FormatError(f"{name!r} appears twice", line=number, text=raw)
         slopes[name] = -float(value) if sign == "-" else float(value)
         position = slope.end()
-    if not slopes:
-        return Constant(constant)
-    return Linear([slopes.get(name, 0.0) for name in input_names], constant)
+    try:
+        if not slopes:
+            return Constant(constant)
+        return Linear([slopes.get(name, 0.0) for name in input_names], constant)
+    except (TypeError, ValueError) as exc:
+        raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
 
 
 def parse_system(text):

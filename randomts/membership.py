@@ -27,6 +27,10 @@ __all__ = [
     "normalize_log_strengths",
 ]
 
+#: Smallest Gaussian width: the smallest normal float, so that ``1 / sigma`` (which the
+#: kernels multiply by) is finite.
+SMALLEST_WIDTH = float(np.finfo(np.float64).tiny)
+
 #: Entries of the (n_rows, n_rules) work arrays computed at once, in every layer
 #: (1 MiB: blocks that stay in cache, and memory bounded whatever n_samples).
 BLOCK_ELEMENTS = 1 << 17

@@ -226,10 +226,12 @@ class RuleBase:
                 f"sigmas must have the shape of centers, (n_rules, n_features) = {centers.shape}; "
                 f"got {sigmas.shape}."
             )
-        if np.any(sigmas <= 0):
-            i, k = np.argwhere(sigmas <= 0)[0]
+        too_small = ~(sigmas >= _membership.SMALLEST_WIDTH)
+        if np.any(too_small):
+            i, k = np.argwhere(too_small)[0]
             raise ValueError(
-                f"sigmas must all be > 0; got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
+                f"sigmas must all be > 0 and normal floats (>= {_membership.SMALLEST_WIDTH!r}, so that "
+                f"1 / sigma is finite); got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
                 f"(rule {i}, input {k})."
             )
         if n_outputs is None:
@@ -647,6 +649,28 @@ class RuleBase:
             self._coef.copy(),
             self._intercept.copy(),
         )
+
+    def _output_bounds(self):
+        """Per output, an upper bound of what :meth:`predict` sums, and the numbers behind it.
+
+        Over the declared input ranges (without them, the box of the rules'
+        centres), every rule's firing strength is at most 1 and its output at
+        most ``|intercept| + sum_k |coef_k| max|x_k|``: the bound is the sum
+        over the rules, ``inf`` where that overflows. Returns a list of
+        ``(bound, numbers)``, ``numbers`` being the consequent of the rule
+        whose term is largest. (See ``FuzzySystem._output_bounds``.)
+        """
+        region = self.input_range if self.input_range is not None else self._centers
+        box = np.max(np.abs(region), axis=0 if self.input_range is None else 1)
+        with np.errstate(over="ignore"):
+            parts = np.abs(self._intercept) + np.abs(self._coef) @ box  # (n_rules, n_outputs)
+            totals = parts.sum(axis=0)
+        bounds = []
+        for m in range(self.n_outputs):
+            i = int(np.argmax(parts[:, m]))
+            numbers = (float(self._intercept[i, m]), *self._coef[i, m].tolist())
+            bounds.append((float(totals[m]), numbers))
+        return bounds
 
     def in_original_units(self, mean, scale) -> RuleBase:
         """Re-express a rule base fitted on standardised inputs in the data's units.

@@ -56,6 +56,8 @@ import math
 import numpy as np
 from skfuzzy import membership as _skfuzzy
 
+from .membership import SMALLEST_WIDTH
+
 __all__ = [
     "Term",
     "Triangle",
@@ -88,6 +90,8 @@ __all__ = [
 def _number(value, owner, name):
     try:
         number = float(value)
+    except OverflowError:  # an integer beyond the floats
+        number = math.inf if value > 0 else -math.inf
     except (TypeError, ValueError):
         raise TypeError(
             f"The {name!r} parameter of {owner} must be a real number; got {value!r}."
@@ -251,6 +255,17 @@ class Trapezoid(Term):
         return _skfuzzy.trapmf(x, [a, b, c, d])
 
 
+def _gaussian(x, mean, sd):
+    """The Gaussian ``exp(-z^2 / 2)`` with ``z = (x - mean) / sd``, finite for finite parameters.
+
+    ``sd^2`` is never formed, so that a width near the largest float does not
+    overflow: the membership is 1 at the mean and 0 far from it.
+    """
+    with np.errstate(over="ignore"):
+        z = (x - mean) / sd
+        return np.exp(-0.5 * (z * z))
+
+
 class Gaussian(Term):
     """Gaussian ``exp(-(x - mean)^2 / (2 sd^2))`` (MATLAB ``gaussmf``, parameters ``[sd mean]``).
 
@@ -264,11 +279,11 @@ class Gaussian(Term):
     matlab = "gaussmf"
 
     def _check(self):
-        if not self._parameters[1] > 0:
-            self._fail("standard_deviation > 0")
+        if not self._parameters[1] >= SMALLEST_WIDTH:
+            self._fail(f"standard_deviation >= {SMALLEST_WIDTH!r} (a normal float)")
 
     def _evaluate(self, x, mean, sd):
-        return _skfuzzy.gaussmf(x, mean, sd)
+        return _gaussian(x, mean, sd)
 
     def _matlab_parameters(self):
         return [self._parameters[1], self._parameters[0]]
@@ -290,12 +305,12 @@ class GaussianProduct(Term):
     matlab = "gauss2mf"
 
     def _check(self):
-        if not (self._parameters[1] > 0 and self._parameters[3] > 0):
-            self._fail("standard deviations > 0")
+        if not (self._parameters[1] >= SMALLEST_WIDTH and self._parameters[3] >= SMALLEST_WIDTH):
+            self._fail(f"standard deviations >= {SMALLEST_WIDTH!r} (normal floats)")
 
     def _evaluate(self, x, mean_a, sd_a, mean_b, sd_b):
-        left = np.where(x < mean_a, np.exp(-np.square(x - mean_a) / (2.0 * sd_a**2)), 1.0)
-        right = np.where(x > mean_b, np.exp(-np.square(x - mean_b) / (2.0 * sd_b**2)), 1.0)
+        left = np.where(x < mean_a, _gaussian(x, mean_a, sd_a), 1.0)
+        right = np.where(x > mean_b, _gaussian(x, mean_b, sd_b), 1.0)
         return left * right
 
     def _matlab_parameters(self):

@@ -62,6 +62,7 @@ from tabulate import tabulate, tabulate_formats
 
 from ._validation import check_option
 from .exceptions import FormatError
+from .membership import SMALLEST_WIDTH
 
 __all__ = [
     "format_number",
@@ -712,8 +713,8 @@ def _parse_antecedent(scan):
         centers.append(scan.number("a centre"))
         scan.literal(",")
         sigma = scan.number("a width")
-        if sigma <= 0:
-            scan.fail("a width > 0")
+        if not sigma >= SMALLEST_WIDTH:
+            scan.fail(f"a width >= {SMALLEST_WIDTH!r} (a normal float)")
         sigmas.append(sigma)
         scan.literal(")")
         if not scan.peek("AND"):

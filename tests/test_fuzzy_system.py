@@ -267,7 +267,7 @@ def test_matlab_parameters_map_to_terms_and_back():
     "build, error, message",
     [
         (lambda: Triangle(2, 1, 3), ValueError, "Triangle needs left <= top <= right"),
-        (lambda: Gaussian(0, 0), ValueError, "Gaussian needs standard_deviation > 0"),
+        (lambda: Gaussian(0, 0), ValueError, "Gaussian needs standard_deviation >= "),
         (lambda: Gaussian(0, float("nan")), ValueError, "must be finite"),
         (lambda: parse_rule("if x is then y is a"), ValueError, "expected a term name"),
         (lambda: parse_rule("if x is a then y is b with w"), ValueError, "the weight 'w'"),

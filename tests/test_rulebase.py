@@ -206,7 +206,8 @@ BAD_CONSTRUCTIONS = [
     (
         dict(centers=[[0.0]], sigmas=[[0.0]]),
         ValueError,
-        r"sigmas must all be > 0; got sigmas\[0, 0\] = 0.0",
+        r"sigmas must all be > 0 and normal floats \(>= 2.2250738585072014e-308, so that 1 / "
+        r"sigma is finite\); got sigmas\[0, 0\] = 0.0",
     ),
     (dict(centers=[[0.0]], sigmas=[[-1.0]]), ValueError, "sigmas must all be > 0"),
     (

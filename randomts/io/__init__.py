@@ -48,8 +48,11 @@ __all__ = [
 ]
 
 
-def format_for(path=None, format=None) -> RuleBaseFormat:
+def format_for(path=None, format=None, *, option="format=") -> RuleBaseFormat:
     """The format named ``format``, or else the one of ``path``'s extension.
+
+    ``option`` is how the error names the way to give a format (the command
+    line says ``--format``).
 
     Examples
     --------
@@ -63,9 +66,8 @@ def format_for(path=None, format=None) -> RuleBaseFormat:
     names = sorted(FORMATS)
     if format is not None:
         if not isinstance(format, str) or format.lower() not in FORMATS:
-            raise ValueError(
-                f"The 'format' parameter must be one of {names}. Got {format!r} instead."
-            )
+            given = "The 'format' parameter" if option == "format=" else option
+            raise ValueError(f"{given} must be one of {names}. Got {format!r} instead.")
         return FORMATS[format.lower()]
     extension = os.path.splitext(os.fspath(path))[1].lower()
     for candidate in FORMATS.values():
@@ -73,7 +75,7 @@ def format_for(path=None, format=None) -> RuleBaseFormat:
             return candidate
     extensions = sorted(e for f in FORMATS.values() for e in f.extensions)
     raise ValueError(
-        f"Cannot tell the format of {os.fspath(path)!r} from its extension; pass format= one of "
+        f"Cannot tell the format of {os.fspath(path)!r} from its extension; pass {option} one of "
         f"{names} or use one of the extensions {extensions}."
     )
 
@@ -230,5 +232,5 @@ def loads(text, format, *, system=False):
         raise TypeError(f"text must be a str; got {type(text).__name__}.")
     fmt = format_for(format=format)
     if system:
-        return fmt.system_from_string(text)
-    return _restored(fmt.from_string(text), lambda: text)
+        return fmt.parse(text, system=True)
+    return _restored(fmt.parse(text), lambda: text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -29,6 +30,8 @@ __all__ = [
     "variable_ranges",
     "metadata_comment",
     "read_metadata_comment",
+    "check_bounded",
+    "parse_json",
 ]
 
 #: Largest file a reader opens (bytes): 256 MiB, about ten million numbers.
@@ -97,6 +100,18 @@ class RuleBaseFormat:
         metadata = read_metadata_comment(text, comment)
         return rule_base if metadata is None else rule_base.replace(metadata=metadata)
 
+    def parse(self, text, *, system=False):
+        """``from_string(text)`` (``system_from_string`` if ``system``), refused when unbounded.
+
+        A model whose outputs cannot be evaluated as finite floats over its
+        declared input ranges (a bound of what inference sums overflows; see
+        :func:`check_bounded`) raises a :class:`FormatError` naming the line
+        of the number that dominates the bound.
+        """
+        model = self.system_from_string(text) if system else self.from_string(text)
+        check_bounded(model, text)
+        return model
+
     def write(self, rule_base, path) -> None:
         """Write ``rule_base`` to ``path`` atomically (temporary file, then rename)."""
         text = self.to_string(rule_base)
@@ -109,7 +124,7 @@ class RuleBaseFormat:
         path = os.fspath(path)
         try:
             text = read_text(path, final_newline=self.needs_final_newline)
-            return self.system_from_string(text) if system else self.from_string(text)
+            return self.parse(text, system=system)
         except FormatError as error:
             raise error.with_source(path) from None
 
@@ -337,7 +352,7 @@ def read_metadata_comment(text, comment):
         if found is not None:
             raise FormatError("a second metadata comment", line=number, text=raw)
         try:
-            found = json.loads(raw[len(start) :], parse_constant=_no_constant)
+            found = parse_json(raw[len(start) :])
         except (ValueError, RecursionError):
             found = None
         if not isinstance(found, dict):
@@ -351,3 +366,78 @@ def read_metadata_comment(text, comment):
 
 def _no_constant(name):
     raise ValueError(f"{name} is not a finite number")
+
+
+# Largest bound of a model's sums that is refused: a quarter of the largest float leaves room
+# for the rounding of the bound itself and of the sums it bounds.
+_LARGEST_BOUND = float(np.finfo(np.float64).max) / 4
+_NUMBER_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _line_of(text, value):
+    """``(line number, line)`` of the first number in ``text`` of the size of ``value``, or Nones."""
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if any(abs(float(token)) == abs(value) for token in _NUMBER_TOKEN.findall(raw)):
+            return number, raw  # by size: the text format writes "- 2.5*x1"
+    return None, None
+
+
+def check_bounded(model, text):
+    """Raise :class:`FormatError` if ``model`` cannot predict finite numbers in its ranges.
+
+    ``model._output_bounds()`` bounds, per output, the sums that inference
+    forms over the declared input ranges (see
+    :meth:`randomts.FuzzySystem._output_bounds`); a bound beyond a quarter of
+    the largest float means some input inside those ranges may give an
+    infinite or NaN output. The error names the line of ``text`` holding the
+    largest number behind that bound.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[1e308]], coef=[[[1e308]]])
+    >>> check_bounded(rb, "R1: ... y = 1e308 + 1e308*x1")
+    Traceback (most recent call last):
+    ...
+    randomts.exceptions.FormatError: line 1: output 1 cannot be evaluated as a finite number ...
+    """
+    bounds = getattr(model, "_output_bounds", None)
+    if bounds is None:
+        return
+    for m, (bound, numbers) in enumerate(bounds(), start=1):
+        if bound < _LARGEST_BOUND:
+            continue
+        culprit = max(numbers, key=abs, default=None)
+        line, raw = (None, None) if culprit is None else _line_of(text, culprit)
+        raise FormatError(
+            f"output {m} cannot be evaluated as a finite number inside the declared input "
+            f"ranges: its rules' weights and terms (largest {culprit!r}) sum beyond the "
+            "floating-point range",
+            line=line,
+            text=raw,
+        )
+
+
+def _bounded_int(text):
+    """A JSON integer: an int where float64 holds it exactly, else the float it rounds to."""
+    if len(text) <= 17:
+        number = int(text)
+        if abs(number) <= 2**53:
+            return number
+    return float(text)  # inf past the largest float, without converting thousands of digits
+
+
+def parse_json(text):
+    """``json.loads`` of a file's JSON, as data at the border.
+
+    ``NaN`` and ``Infinity`` raise a ValueError; an integer beyond float64's exact integers
+    becomes a float (``inf`` past the largest float), which the readers' checks of
+    finite numbers and integer counts refuse by name, instead of an ``OverflowError`` deep
+    inside NumPy.
+
+    Examples
+    --------
+    >>> parse_json('{"n": 3, "big": ' + "9" * 400 + "}")
+    {'n': 3, 'big': inf}
+    """
+    return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)

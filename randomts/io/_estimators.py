@@ -182,7 +182,7 @@ def restore(rule_base):
         rule_base = rule_base.replace(**recorded)
     try:
         return cls._from_saved(rule_base)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise FormatError(f"the {STATE_KEY!r} record is damaged: {exc}") from None
 
 
@@ -191,6 +191,9 @@ def _state_problem(state, rule_base):
     ndim = state.get("target_ndim")
     if ndim not in (1, 2) or isinstance(ndim, bool):
         return f"'target_ndim' must be 1 or 2; got {ndim!r}"
+    attributes = state.get("attributes")
+    if attributes is not None and not isinstance(attributes, dict):
+        return f"'attributes' must be an object of attribute names; got {attributes!r}"
     if ndim == 1 and rule_base.n_outputs != 1:
         return f"'target_ndim' is 1 but the rule base has {rule_base.n_outputs} outputs"
     for key, count in (

@@ -450,11 +450,11 @@ class _Reader:
                 raise FormatError(
                     f"{kind} MF index {token[:30]!r} is not a number", line=number, text=raw
                 )
-            if len(token.lstrip("+-").split(".")[0]) > 18:
+            value = float(token)
+            if not abs(value) < 2**53:  # an index, not a float beyond the integers
                 raise FormatError(
                     f"{kind} MF index {token[:30]}... is absurdly large", line=number, text=raw
                 )
-            value = float(token)
             negated = value < 0
             value = abs(value)
             index = math.trunc(value)

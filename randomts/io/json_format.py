@@ -41,7 +41,7 @@ import numbers
 import re
 
 from ..exceptions import FormatError
-from ._base import RuleBaseFormat
+from ._base import RuleBaseFormat, parse_json
 
 __all__ = ["JsonFormat", "FORMAT_ID", "SYSTEM_FORMAT_ID", "VERSION"]
 
@@ -165,13 +165,9 @@ class JsonFormat(RuleBaseFormat):
             check.fail(key, f"not a valid rule base: {exc}")
 
 
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a finite number")
-
-
 def _parse(text):
     try:
-        document = json.loads(text, parse_constant=_reject_constant)
+        document = parse_json(text)
     except json.JSONDecodeError as exc:
         lines = text.split("\n")
         raise FormatError(
