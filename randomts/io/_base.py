@@ -104,9 +104,9 @@ class RuleBaseFormat:
         """``from_string(text)`` (``system_from_string`` if ``system``), refused when unbounded.
 
         A model whose outputs cannot be evaluated as finite floats over its
-        declared input ranges (a bound of what inference sums overflows; see
-        :func:`check_bounded`) raises a :class:`FormatError` naming the line
-        of the number that dominates the bound.
+        declared input ranges (a bound of what inference sums overflows)
+        raises a :class:`~randomts.exceptions.FormatError` naming the line of
+        the number that dominates the bound.
         """
         model = self.system_from_string(text) if system else self.from_string(text)
         check_bounded(model, text)
@@ -386,8 +386,8 @@ def check_bounded(model, text):
     """Raise :class:`FormatError` if ``model`` cannot predict finite numbers in its ranges.
 
     ``model._output_bounds()`` bounds, per output, the sums that inference
-    forms over the declared input ranges (see
-    :meth:`randomts.FuzzySystem._output_bounds`); a bound beyond a quarter of
+    forms over the declared input ranges (see ``FuzzySystem._output_bounds``);
+    a bound beyond a quarter of
     the largest float means some input inside those ranges may give an
     infinite or NaN output. The error names the line of ``text`` holding the
     largest number behind that bound.
