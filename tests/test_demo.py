@@ -100,16 +100,18 @@ def test_pinv_rows_land_near_the_paper_and_far_above_the_exact_solver(paper_form
     rows = paper_formulation
     for model in ("SLM", "ELM"):
         pinv, exact, paper = rows[model, "pinv"], rows[model, "lstsq"], PAPER_TABLE1[model]
-        # training: the paper's floor of pinv(K) * Y, 1e-11 give or take a decade
-        assert 1e-13 < pinv["mse_train"] < 1e-10
+        # training: the paper's floor of pinv(K) * Y, the rounding of the BLAS kernel's sums
+        # (measured 5.7e-13 to 6.4e-12 over four OpenBLAS kernels)
+        assert 1e-14 < pinv["mse_train"] < 1e-10
         assert pinv["mse_train"] > 1e6 * exact["mse_train"]  # measured 1.5e-12 against 1.5e-20
         # our new trajectories stay where the training ones went (initial states in [-2, 2]^2), so
         # generalisation is as good as training; the paper's is 10x (SLM) and 240x (ELM) worse:
         # docs/reproduction.rst shows that wider initial states reproduce that pattern
         assert 0.1 < pinv["mse_generalisation"] / pinv["mse_train"] < 10
         assert pinv["mse_generalisation"] < paper["mse_generalisation"]
-        # simulation: below the paper's, within three decades
-        assert 1e-3 * paper["mse_simulation"] < pinv["mse_simulation"] < paper["mse_simulation"]
+        # simulation: below the paper's; the free run amplifies that rounding floor, whatever the
+        # kernel (4.4e-8 to 1.3e-6 over four OpenBLAS kernels, 7.6e4 to 4.9e5 times the floor)
+        assert 1e3 * pinv["mse_train"] < pinv["mse_simulation"] < paper["mse_simulation"]
 
 
 def test_increments_lower_the_pinv_rounding_floor(demo_run, paper_formulation):

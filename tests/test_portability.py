@@ -9,12 +9,14 @@ with an ``# exact:`` comment.
 """
 
 import ast
+import doctest
 import re
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).parent
+ROOT = TESTS.parent
 
 # names of values that are computed floats wherever they appear in the tests
 _FLOAT_NAME = re.compile(
@@ -44,14 +46,19 @@ def _is_float_operand(node):
     return name is not None and bool(_FLOAT_NAME.search(name))
 
 
-def exact_float_comparisons(source):
-    """Line numbers of ``assert`` comparisons by ``==``/``!=`` of a computed float, unmarked."""
+def exact_float_comparisons(source, *, statements=(ast.Assert,)):
+    """Line numbers of comparisons by ``==``/``!=`` of a computed float, unmarked.
+
+    In the tests, ``assert`` statements; in doctest examples (``statements``
+    including ``ast.Expr``), also the expressions whose printed value the
+    example checks.
+    """
     lines = source.splitlines()
     found = []
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Assert):
+        if not isinstance(node, statements):
             continue
-        for compare in ast.walk(node.test):
+        for compare in ast.walk(node.test if isinstance(node, ast.Assert) else node.value):
             if not isinstance(compare, ast.Compare):
                 continue
             operands = [compare.left, *compare.comparators]
@@ -86,6 +93,36 @@ def exact_float_comparisons(source):
 )
 def test_the_lint_finds_exact_float_comparisons(source, expected):
     assert exact_float_comparisons(source) == expected
+
+
+def doctest_exact_float_comparisons(text):
+    """Line numbers (1-based, in ``text``) of doctest examples that compare computed floats."""
+    found = []
+    for example in doctest.DocTestParser().get_examples(text):
+        try:
+            lines = exact_float_comparisons(example.source, statements=(ast.Assert, ast.Expr))
+        except SyntaxError:  # a continuation the parser does not join; not a comparison
+            continue
+        found += [example.lineno + line for line in lines]
+    return found
+
+
+def test_the_doctest_lint_finds_exact_float_comparisons():
+    text = ">>> a = 1\n>>> model.alpha_ == other.alpha_\nTrue\n>>> bool(x.alpha_ == 1.5)  # exact: given\n"
+    assert doctest_exact_float_comparisons(text) == [2]
+
+
+def test_no_doctest_compares_computed_floats_exactly():
+    files = sorted((ROOT / "randomts").rglob("*.py")) + sorted((ROOT / "docs").rglob("*.rst"))
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in files
+        for line in doctest_exact_float_comparisons(path.read_text(encoding="utf-8"))
+    ]
+    assert not offenders, (
+        "doctest examples that compare computed floats exactly (print them rounded, compare "
+        f"with numpy.isclose, or mark '{_MARK} why'): {offenders}"
+    )
 
 
 def test_no_test_compares_computed_floats_exactly():
