@@ -630,8 +630,8 @@ def plot_overview(model, X=None, *, features=(0, 1), output=0, fixed=None, figur
     >>> fig = plot_overview(rb)
     >>> [ax.get_xlabel() for ax in fig.axes[:3]]
     ['x1', 'x2', 'x1']
-    >>> fig.axes[0].get_xlim()
-    (np.float64(-1.0), np.float64(2.0))
+    >>> [round(float(v), 6) for v in fig.axes[0].get_xlim()]
+    [-1.0, 2.0]
     """
     rule_base = as_rule_base(model, "plot_overview")
     X = _check_data(X, rule_base)
