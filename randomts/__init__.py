@@ -12,6 +12,7 @@ Examples
 RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 """
 
+from ._version import __version__
 from .classifier import RandomTSClassifier
 from .estimator import RandomTSRegressor
 from .exceptions import (
@@ -25,8 +26,6 @@ from .exceptions import (
 from .fuzzy_system import FuzzySystem
 from .io import load, save
 from .rulebase import Rule, RuleBase
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ExtrapolationWarning",

@@ -418,6 +418,9 @@ def test_parser_lists_every_subcommand():
 
 
 def test_version_and_a_bare_command(capsys):
+    from importlib.metadata import version
+
+    assert version("randomts") == randomts.__version__  # the metadata read it from the package
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0
