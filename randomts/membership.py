@@ -18,9 +18,9 @@ so they are never ``0/0`` far from every centre.
 from __future__ import annotations
 
 import numpy as np
-from skfuzzy.membership import gaussmf
 
 __all__ = [
+    "gaussian",
     "gaussian_memberships",
     "log_firing_strengths",
     "firing_strengths",
@@ -36,10 +36,27 @@ SMALLEST_WIDTH = float(np.finfo(np.float64).tiny)
 BLOCK_ELEMENTS = 1 << 17
 
 
-def gaussian_memberships(X, centers, sigmas):
-    """Membership grade of every input in every rule's Gaussian set.
+def gaussian(x, mean, sd):
+    """The Gaussian ``exp(-z^2 / 2)`` with ``z = (x - mean) / sd``, finite for finite parameters.
 
-    Evaluated with scikit-fuzzy's :func:`skfuzzy.membership.gaussmf`.
+    MATLAB's and scikit-fuzzy's ``gaussmf``, to rounding. ``sd^2`` is never
+    formed, so that a width near the largest float does not overflow: the
+    membership is 1 at the mean and 0 far from it. Arguments broadcast.
+
+    Examples
+    --------
+    >>> gaussian(np.array([0.0, 1.0, 1e300]), 0.0, 1.0).round(4)
+    array([1.    , 0.6065, 0.    ])
+    >>> float(gaussian(3.0, 0.0, 1e200))
+    1.0
+    """
+    with np.errstate(over="ignore"):
+        z = (np.asarray(x, dtype=float) - mean) / sd
+        return np.exp(-0.5 * (z * z))
+
+
+def gaussian_memberships(X, centers, sigmas):
+    """Membership grade of every input in every rule's Gaussian set (:func:`gaussian`).
 
     Parameters
     ----------
@@ -63,7 +80,7 @@ def gaussian_memberships(X, centers, sigmas):
     array([[[1.    , 0.6065]]])
     """
     X = np.asarray(X, dtype=float)
-    return gaussmf(X[:, None, :], centers[None, :, :], sigmas[None, :, :])
+    return gaussian(X[:, None, :], centers[None, :, :], sigmas[None, :, :])
 
 
 def log_firing_strengths(X, centers, sigmas, *, out=None):

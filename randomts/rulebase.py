@@ -719,7 +719,7 @@ class RuleBase:
         return check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
 
     def memberships(self, X) -> np.ndarray:
-        """Membership grade of each input in each rule's Gaussian set (``gaussmf``).
+        """Membership grade of each input in each rule's Gaussian set (``gaussmf``, to rounding).
 
         Returns
         -------

@@ -56,7 +56,7 @@ import math
 import numpy as np
 from skfuzzy import membership as _skfuzzy
 
-from .membership import SMALLEST_WIDTH
+from .membership import SMALLEST_WIDTH, gaussian
 
 __all__ = [
     "Term",
@@ -255,17 +255,6 @@ class Trapezoid(Term):
         return _skfuzzy.trapmf(x, [a, b, c, d])
 
 
-def _gaussian(x, mean, sd):
-    """The Gaussian ``exp(-z^2 / 2)`` with ``z = (x - mean) / sd``, finite for finite parameters.
-
-    ``sd^2`` is never formed, so that a width near the largest float does not
-    overflow: the membership is 1 at the mean and 0 far from it.
-    """
-    with np.errstate(over="ignore"):
-        z = (x - mean) / sd
-        return np.exp(-0.5 * (z * z))
-
-
 class Gaussian(Term):
     """Gaussian ``exp(-(x - mean)^2 / (2 sd^2))`` (MATLAB ``gaussmf``, parameters ``[sd mean]``).
 
@@ -283,7 +272,7 @@ class Gaussian(Term):
             self._fail(f"standard_deviation >= {SMALLEST_WIDTH!r} (a normal float)")
 
     def _evaluate(self, x, mean, sd):
-        return _gaussian(x, mean, sd)
+        return gaussian(x, mean, sd)
 
     def _matlab_parameters(self):
         return [self._parameters[1], self._parameters[0]]
@@ -309,8 +298,8 @@ class GaussianProduct(Term):
             self._fail(f"standard deviations >= {SMALLEST_WIDTH!r} (normal floats)")
 
     def _evaluate(self, x, mean_a, sd_a, mean_b, sd_b):
-        left = np.where(x < mean_a, _gaussian(x, mean_a, sd_a), 1.0)
-        right = np.where(x > mean_b, _gaussian(x, mean_b, sd_b), 1.0)
+        left = np.where(x < mean_a, gaussian(x, mean_a, sd_a), 1.0)
+        right = np.where(x > mean_b, gaussian(x, mean_b, sd_b), 1.0)
         return left * right
 
     def _matlab_parameters(self):
