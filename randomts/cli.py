@@ -814,7 +814,11 @@ def _add_explain(commands):
         metavar="V1,V2,...",
         help="the input values in the model's input order (write --x=-1,2 for a leading minus)",
     )
-    cmd.add_argument("--top", type=_positive_int, help="list only the TOP strongest rules")
+    cmd.add_argument(
+        "--top",
+        type=_positive_int,
+        help="list only the TOP rules with the largest shares of the output",
+    )
     cmd.add_argument(
         "--format",
         dest="style",

@@ -38,7 +38,7 @@ class Explanation:
     x : ndarray of shape (n_features,)
         The input explained.
     rules : ndarray of int, shape (k,)
-        The listed rules (0-based), strongest first.
+        The listed rules (0-based), largest absolute share first.
     strengths : ndarray of shape (k,)
         Their raw product-t-norm firing strengths ``w_i(x)``.
     normalized_strengths : ndarray of shape (k,)
@@ -147,8 +147,8 @@ class Explanation:
         >>> print(explain(rb, [1.0]).to_text())
         x1 = 1: y = 3.639 (weighted sum of 2 rules)
         rule         w    w/sum(w)    y: rule    y: contribution    y: share
-        R1      0.6065         0.5          1             0.6065      0.1667
         R2      0.6065         0.5          5              3.033      0.8333
+        R1      0.6065         0.5          1             0.6065      0.1667
         total                                              3.639
         """
         mode = "weighted average" if self.normalize else "weighted sum"
@@ -179,9 +179,12 @@ def explain(rule_base, x, top=None) -> Explanation:
         dict, a pandas Series or a one-row DataFrame whose names are exactly
         the input names (in any order).
     top : int, optional
-        List only the ``top`` rules with the largest firing strengths (ties in
-        rule order); the others are summed into ``Explanation.remainder``.
-        None lists every rule.
+        List only the ``top`` rules with the largest shares of the output
+        (absolute contributions over their sum, added over the outputs; ties
+        by firing strength, then in rule order); the others are summed into
+        ``Explanation.remainder``, with their share in
+        ``Explanation.remainder_share``. None lists every rule, in that
+        order.
 
     Returns
     -------
@@ -214,7 +217,7 @@ def explain(rule_base, x, top=None) -> Explanation:
     contributions = rule_base.contributions(X)[0]
     total = np.abs(contributions).sum(axis=0)
     shares = np.divide(contributions, total, out=np.zeros_like(contributions), where=total > 0)
-    order = np.argsort(-normalized, kind="stable")
+    order = np.lexsort((-normalized, -np.abs(shares).sum(axis=1)))  # last key first; stable
     cut = rule_base.n_rules if top is None else top
     shown, hidden = order[:cut], order[cut:]
     return Explanation(

@@ -244,3 +244,16 @@ def test_the_pruning_example_runs_and_keeps_the_full_model_at_k_equal_n_rules():
     k8 = rows[1]
     # With every rule kept, pruning and random selection refit the same 8 rules as the fresh model.
     assert k8[1] == pytest.approx(k8[3], rel=1e-3) and k8[2] == pytest.approx(k8[3], rel=1e-3)
+
+
+def test_rules_are_listed_by_their_share_of_the_output_not_their_firing():
+    # at x = 0: R1 fires fully with a tiny consequent, R2 fires at exp(-1/2) with a large one
+    rb = RuleBase(
+        centers=[[0.0], [1.0], [3.0]], sigmas=[[1.0]] * 3, intercept=[[0.01], [10.0], [-4.0]]
+    )
+    e = rb.explain([0.0], top=1)
+    assert e.rules.tolist() == [1]
+    every = rb.explain([0.0])
+    assert every.rules.tolist() == [1, 2, 0]
+    assert np.all(np.diff(np.abs(every.shares[:, 0])) <= 0)
+    np.testing.assert_allclose(e.remainder_share, np.abs(every.shares[1:]).sum(axis=0), rtol=1e-12)
