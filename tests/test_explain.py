@@ -43,12 +43,12 @@ def test_weighted_sum_explanation_matches_the_closed_form(seed):
     np.testing.assert_allclose(e.prediction, expected[0], rtol=1e-12)
 
 
-def test_rules_are_listed_strongest_first_with_normalised_shares():
+def test_listed_rules_carry_their_firing_and_normalised_strengths():
     rule_base = RuleBase(
         centers=[[0.0], [1.0], [3.0]], sigmas=[[1.0]] * 3, intercept=[[1.0], [2.0], [3.0]]
     )
     e = rule_base.explain([0.9])
-    assert e.rules.tolist() == [1, 0, 2]
+    assert e.rules.tolist() == [1, 0, 2]  # shares 0.67, 0.22, 0.11: here also the firing order
     w = np.exp(-0.5 * (0.9 - np.array([1.0, 0.0, 3.0])) ** 2)
     np.testing.assert_allclose(e.strengths, w, rtol=1e-15)
     np.testing.assert_allclose(e.normalized_strengths, w / w.sum(), rtol=1e-15)
