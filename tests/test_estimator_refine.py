@@ -59,8 +59,8 @@ def test_shifting_and_rescaling_the_inputs_changes_only_the_units(params):
 def test_refining_few_averaged_rules_does_not_follow_rounding(seed):
     """6 averaged rules on 3 inputs have exact symmetries (h <= 2 n): a valley of equal models.
 
-    Without the prior toward the start, the descent wandered along it on rounding error: the
-    same data in other units gave predictions up to 0.7 standard deviations apart. With it the
+    Without the prior toward the start, the descent wanders along it on rounding error: the
+    same data in other units give predictions up to 0.7 standard deviations apart. With it the
     descent is determined; what differs is the standardisation's rounding (1e-16 of the data's
     offset over its spread), amplified by at most the condition of a regularised problem.
     """

@@ -1,9 +1,9 @@
 """Damaged files: every one is a FormatError, or a model that predicts finite numbers.
 
-The cases below are damage that once escaped the readers (another exception,
-or a model that predicted inf or NaN inside its declared ranges); the fuzz
-test then mutates the committed files and fresh exports of rule bases,
-estimators and general systems, seeded and bounded.
+The cases below are kinds of damage that are easy to let through (another
+exception, or a model that predicts inf or NaN inside its declared ranges);
+the fuzz test then mutates the committed files and fresh exports of rule
+bases, estimators and general systems, seeded and bounded.
 """
 
 import os
