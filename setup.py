@@ -3,4 +3,4 @@
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-setup(ext_modules=cythonize([Extension("randomts._kernels", ["randomts/_kernels.pyx"])]))
+setup(ext_modules=cythonize([Extension("randomts.core._kernels", ["randomts/core/_kernels.pyx"])]))

@@ -18,7 +18,7 @@ and ``fair`` (Fair's 1978 survey of affairs: whether a woman had any, from the
   standardised inputs, ``gamma="scale"``; the ridge chosen by efficient
   leave-one-out);
 * ``k-means 100 rules+RidgeCV``: 100 rules placed by
-  :func:`randomts.refinement.kmeans_antecedents` on the standardised inputs,
+  :func:`randomts.fitting.refinement.kmeans_antecedents` on the standardised inputs,
   one-hot scores by leave-one-out ridge: what the classifier computes with
   rules placed by k-means.
 
@@ -51,8 +51,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from randomts import RandomTSClassifier, RuleBase
-from randomts.refinement import kmeans_antecedents
-from randomts.sampling import default_width_range
+from randomts.fitting.refinement import kmeans_antecedents
+from randomts.core.sampling import default_width_range
 
 
 def load_anes96(return_X_y=True):
@@ -83,7 +83,7 @@ DEFAULT_DATASETS = ["iris", "wine", "breast cancer", "digits"]
 
 
 class KMeansRulesRidge(ClassifierMixin, BaseEstimator):
-    """100 k-means rules (``randomts.refinement``) with one-hot scores by leave-one-out ridge.
+    """100 k-means rules (``randomts.fitting.refinement``) with one-hot scores by leave-one-out ridge.
 
     Close to ``RandomTSClassifier(n_rules=100, centers="kmeans")``: standardised
     inputs, rules on the k-means clusters, linear consequents fitted to one-hot

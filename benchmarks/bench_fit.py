@@ -40,8 +40,8 @@ import numpy as np
 from threadpoolctl import ThreadpoolController, threadpool_info, threadpool_limits
 
 from randomts import RandomTSRegressor
-from randomts.membership import firing_strengths
-from randomts.systems import van_der_pol
+from randomts.core.membership import firing_strengths
+from randomts.dynamics.systems import van_der_pol
 
 SOLVERS = ("lstsq", "cholesky", "pinv")
 # One controller for the whole run: threadpool_limits() inspects the loaded libraries again at

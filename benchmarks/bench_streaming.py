@@ -2,8 +2,8 @@
 
 Writes ``X.npy`` (N x 2) and ``Y.npy`` (N x 2) a block at a time, then fits
 the consequents of 100 random rules with
-:func:`randomts.streaming.fit_consequents_streaming` over
-:func:`randomts.streaming.npy_chunks`, each N in a fresh child process so that
+:func:`randomts.fitting.consequents.fit_consequents_streaming` over
+:func:`randomts.fitting.consequents.npy_chunks`, each N in a fresh child process so that
 its peak resident memory (``ru_maxrss``: interpreter, libraries and all) is its
 own. Prints a markdown table. Usage::
 
@@ -41,7 +41,7 @@ def write_problem(folder, n_rows, block=1_000_000, seed=0):
 
 def child(folder, n_rules, chunk_rows, progress):
     from randomts import RuleBase
-    from randomts.streaming import fit_consequents_streaming, npy_chunks
+    from randomts.fitting.consequents import fit_consequents_streaming, npy_chunks
 
     antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=n_rules, random_state=0)
     chunks = npy_chunks(os.path.join(folder, "X.npy"), os.path.join(folder, "Y.npy"), chunk_rows)

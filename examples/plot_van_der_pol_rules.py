@@ -16,7 +16,7 @@ import numpy as np
 
 from randomts import RandomTSRegressor
 from randomts.plotting import plot_rule_centers
-from randomts.systems import van_der_pol
+from randomts.dynamics.systems import van_der_pol
 
 rng = np.random.default_rng(0)
 trajectories = van_der_pol(rng.uniform(-2, 2, size=(10, 2)), n_steps=1000, step=0.01)

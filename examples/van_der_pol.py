@@ -11,14 +11,14 @@ import sys
 import numpy as np
 
 from randomts import RandomTSRegressor
-from randomts.demo import (
+from randomts.paper.demo import (
     Table1Settings,
     format_table1,
     progress_printer,
     run_table1,
     van_der_pol_phases,
 )
-from randomts.narx import NARX
+from randomts.dynamics.narx import NARX
 
 
 def identify_once(seed=0):
@@ -54,7 +54,7 @@ def main(repeats=3, figures_dir=None):
     table = run_table1(Table1Settings(repeats=repeats), progress=progress_printer(sys.stderr))
     print(format_table1(table))
     if figures_dir is not None:
-        from randomts._demo_figures import write_figures
+        from randomts.paper.figures import write_figures
 
         for path in write_figures(table, figures_dir):
             print("wrote", path)

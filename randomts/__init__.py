@@ -12,10 +12,10 @@ Examples
 RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 """
 
-from ._version import __version__
-from .classifier import RandomTSClassifier
-from .estimator import RandomTSRegressor
-from .exceptions import (
+from randomts._version import __version__
+from randomts.estimators.classifier import RandomTSClassifier
+from randomts.estimators.regressor import RandomTSRegressor
+from randomts.exceptions import (
     ExtrapolationWarning,
     FormatError,
     NoRuleFiredWarning,
@@ -23,9 +23,9 @@ from .exceptions import (
     UndefinedDegreeWarning,
     UnderdeterminedWarning,
 )
-from .fuzzy_system import FuzzySystem
-from .io import load, save
-from .rulebase import Rule, RuleBase
+from randomts.fuzzy.system import FuzzySystem
+from randomts.io import load, save
+from randomts.fuzzy.rulebase import Rule, RuleBase
 
 __all__ = [
     "ExtrapolationWarning",

@@ -10,14 +10,14 @@ unless a ``joblib.parallel_config(n_jobs=...)`` context says otherwise
 (:func:`joblib.effective_n_jobs`, as scikit-learn's estimators do).
 
 Threads of ours run work that releases the GIL: NumPy's loops, and LAPACK/BLAS
-called through the compiled kernel ``randomts._kernels``. Each of them calls
+called through the compiled kernel ``randomts.core._kernels``. Each of them calls
 BLAS, so with several threads of ours the fastest setting is BLAS on one
 thread (``with threadpool_limits(1): ...``): otherwise BLAS's threads and ours
 compete for the same cores.
 
 Which rows each thread handles never changes a result: the fit cuts its rows
 into stripes whose number depends on the problem only (see
-``randomts.accumulators``), and ``predict`` computes every row the same way
+``randomts.core.accumulators``), and ``predict`` computes every row the same way
 whichever thread takes it.
 
 Every call that runs threads starts them itself and waits for them before it
@@ -33,7 +33,7 @@ import threading
 import joblib
 import numpy as np
 
-from ._validation import check_int
+from randomts._validation import check_int
 
 __all__ = ["effective_n_jobs", "parallel_map", "scratch"]
 

@@ -4,14 +4,14 @@ Optional: needs the ``dask`` extra (``pip install 'randomts[dask]'``). Every
 row chunk of ``X`` is turned into the small ``(q, q)`` factor of its rows of
 ``[K Y]`` on the worker that holds it (the QR factor ``R`` for ``"lstsq"``
 and ``"pinv"``, the Gram matrix for ``"cholesky"``; see
-:mod:`randomts.accumulators`); the factors are then merged by a tree
+:mod:`randomts.core.accumulators`); the factors are then merged by a tree
 reduction (``split_every`` at a time, each merge one more Householder QR of
 stacked triangles), so only ``q^2`` numbers per chunk cross the network and
 ``K`` is never gathered. The last solve runs on the client.
 :func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
 <randomts.RandomTSRegressor.fit>` that way, at any of the estimator's
 settings, through its public steps (:meth:`~randomts.RandomTSRegressor.draw_antecedents`,
-:class:`~randomts.model_selection.LeaveOneOutRidge`,
+:class:`~randomts.fitting.model_selection.LeaveOneOutRidge`,
 :meth:`~randomts.RandomTSRegressor.from_rule_base`).
 
 Pointing it at a real cluster
@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_int, check_int_option, check_option, check_real
-from .design import design_rows_writer, split_coefficients
-from .model_selection import LeaveOneOutRidge
-from .rulebase import RuleBase
-from .solvers import SOLVERS
-from .streaming import ConsequentStream
+from randomts._validation import check_int, check_int_option, check_option, check_real
+from randomts.core.design import design_rows_writer, split_coefficients
+from randomts.fitting.model_selection import LeaveOneOutRidge
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.solvers import SOLVERS
+from randomts.fitting.consequents import ConsequentStream
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 
@@ -249,7 +249,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     3. the consequents: at a fixed ``alpha``, the accumulated factor of each
        chunk merged by a tree reduction (:func:`fit_consequents_dask`); with
        ``alpha="auto"``, the exact leave-one-out choice of
-       :class:`~randomts.model_selection.LeaveOneOutRidge` in two passes — the
+       :class:`~randomts.fitting.model_selection.LeaveOneOutRidge` in two passes — the
        Gram matrix by a tree reduction, then each chunk's squared
        leave-one-out residuals, summed;
     4. :meth:`RandomTSRegressor.from_rule_base` on the client.
@@ -290,7 +290,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     """
     from sklearn.base import clone
 
-    from .estimator import RandomTSRegressor
+    from randomts.estimators.regressor import RandomTSRegressor
 
     dask, da = _import_dask()
     if not isinstance(estimator, RandomTSRegressor):

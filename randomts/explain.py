@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_int, check_matrix, check_option
-from .text import TABLE_FORMATS, format_name, format_number, render_table
+from randomts._validation import check_int, check_matrix, check_option
+from randomts.text.rules import TABLE_FORMATS, format_name, format_number, render_table
 
 __all__ = ["Explanation", "explain"]
 
@@ -94,7 +94,7 @@ class Explanation:
         Parameters
         ----------
         fmt : str, default="plain"
-            A tabulate format (:data:`randomts.text.TABLE_FORMATS`).
+            A tabulate format (:data:`randomts.text.rules.TABLE_FORMATS`).
         precision : int or None, default=4
             Significant digits; None for lossless ``repr``.
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_int, check_matrix
+from randomts._validation import check_int, check_matrix
 
 __all__ = ["rule_importance", "rank_rules", "top_rules", "prune"]
 

@@ -29,9 +29,9 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_int, check_matrix, check_pair, check_real
-from .membership import gaussian_memberships
-from .rulebase import as_rule_base
+from randomts._validation import check_int, check_matrix, check_pair, check_real
+from randomts.core.membership import gaussian_memberships
+from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = [
     "plot_memberships",

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from randomts.systems import van_der_pol
+from randomts.dynamics.systems import van_der_pol
 
 
 @pytest.fixture(scope="session")

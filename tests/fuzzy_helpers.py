@@ -3,8 +3,8 @@
 import numpy as np
 
 from randomts import FuzzySystem
-from randomts.fuzzy_system import Connective, InputVariable, OutputVariable, Proposition, Rule
-from randomts.terms import (
+from randomts.fuzzy.system import Connective, InputVariable, OutputVariable, Proposition, Rule
+from randomts.fuzzy.terms import (
     Bell,
     Concave,
     Constant,

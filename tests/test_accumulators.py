@@ -1,4 +1,4 @@
-"""Unit tests of randomts.accumulators, the fitting engine, and of the kernel it calls.
+"""Unit tests of randomts.core.accumulators, the fitting engine, and of the kernel it calls.
 
 Every path folds the same rows into the same factor and solves it alike."""
 
@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from scipy.linalg import blas, lapack
 
-from randomts import RandomTSRegressor, RuleBase, _kernels, accumulators
-from randomts.accumulators import fold_rows, stripe_bounds
-from randomts.design import design_matrix, design_rows_writer
-from randomts.membership import firing_strengths
-from randomts.solvers import solve_least_squares
-from randomts.streaming import fit_consequents_streaming, iter_chunks
+from randomts import RandomTSRegressor, RuleBase
+from randomts.core import _kernels, accumulators
+from randomts.core.accumulators import fold_rows, stripe_bounds
+from randomts.core.design import design_matrix, design_rows_writer
+from randomts.core.membership import firing_strengths
+from randomts.core.solvers import solve_least_squares
+from randomts.fitting.consequents import fit_consequents_streaming, iter_chunks
 
 EPS = np.finfo(float).eps
 

@@ -12,8 +12,8 @@ from sklearn.preprocessing import StandardScaler
 
 from randomts import RandomTSRegressor, RuleBase
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
-from randomts.model_selection import ridge_loo
-from randomts.sampling import PAPER_CENTER_SCALE
+from randomts.fitting.model_selection import ridge_loo
+from randomts.core.sampling import PAPER_CENTER_SCALE
 
 
 def smooth_data(n_samples, n_features, seed=0, noise=0.05):

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from randomts import RuleBase
-from randomts.cli import main
-from randomts.demo import (
+from randomts.cli.main import main
+from randomts.paper.demo import (
     PAPER_TABLE1,
     ROW_KEYS,
     Table1Settings,
@@ -190,7 +190,7 @@ def test_bad_demo_arguments_fail_before_running(tmp_path, capsys):
 
 
 def test_figures_without_matplotlib_is_a_clear_error(monkeypatch):
-    from randomts._demo_figures import require_matplotlib
+    from randomts.paper.figures import require_matplotlib
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
     with pytest.raises(ValueError, match=r"pip install 'randomts\[plot\]'"):
@@ -223,7 +223,7 @@ def test_bad_settings(kwargs, match):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_training_starts_form_a_latin_hypercube_and_the_others_do_not_need_to(seed):
-    from randomts.demo import initial_states, van_der_pol_phases
+    from randomts.paper.demo import initial_states, van_der_pol_phases
 
     settings = Table1Settings(n_steps=2, initial_box=3.0)
     starts = initial_states(settings, np.random.default_rng(seed), design="latin-hypercube")
@@ -254,9 +254,9 @@ def test_cli_train_design(capsys):
 
 
 def test_cli_choices_are_the_library_options(capsys):
-    from randomts.cli import build_parser
-    from randomts.demo import TRAIN_DESIGNS
-    from randomts.narx import TARGETS
+    from randomts.cli.main import build_parser
+    from randomts.paper.demo import TRAIN_DESIGNS
+    from randomts.dynamics.narx import TARGETS
 
     demo = build_parser()._subparsers._group_actions[0].choices["demo"]
     choices = {action.dest: action.choices for action in demo._actions}

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from randomts.design import design_matrix, split_coefficients, stack_coefficients
+from randomts.core.design import design_matrix, split_coefficients, stack_coefficients
 
 
 def naive_design_matrix(G, X):

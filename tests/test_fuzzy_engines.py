@@ -4,7 +4,7 @@ GNU Octave's fuzzy-logic-toolkit (``evalfis``) for ``.fis`` files, pyfuzzylite 8
 for ``.fll`` files: every Sugeno example each ships, and random systems, agree
 to 1e-9 (relative to 1 + |y|). Where the engines read a file differently the
 comparison avoids the disagreement and says how (see the helpers and the
-notes in :mod:`randomts.fuzzy_system`):
+notes in :mod:`randomts.fuzzy.system`):
 
 - dsigmf: MATLAB and fuzzylite take ``|f1 - f2|``, Octave clamps at 0; random
   dsigmf terms are bumps (``f1 >= f2`` everywhere), where both agree.

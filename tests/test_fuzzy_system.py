@@ -11,11 +11,11 @@ from fuzzy_helpers import inputs_in_range, random_system
 
 import randomts
 from randomts import FormatError, FuzzySystem, RuleBase
-from randomts.cli import main
+from randomts.cli.main import main
 from randomts.exceptions import NoRuleFiredWarning
-from randomts.fuzzy_system import InputVariable, OutputVariable, parse_rule
+from randomts.fuzzy.system import InputVariable, OutputVariable, parse_rule
 from randomts.io import dumps, loads
-from randomts.terms import (
+from randomts.fuzzy.terms import (
     Bell,
     Constant,
     Gaussian,

@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import randomts.accumulators
+import randomts.core.accumulators
 from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
-from randomts.cli import main
-from randomts.narx import NARX
+from randomts.cli.main import main
+from randomts.dynamics.narx import NARX
 
 
 def data(n=60):
@@ -64,7 +64,7 @@ def test_the_classifier_takes_text_labels():
 @pytest.mark.parametrize("alpha", ["auto", 0.0, 1e-3])
 def test_a_fit_too_large_for_memory_is_refused_before_any_rule_is_drawn(monkeypatch, alpha):
     X, y = data(50)
-    monkeypatch.setattr(randomts.accumulators, "_available_bytes", lambda: 2**30)
+    monkeypatch.setattr(randomts.core.accumulators, "_available_bytes", lambda: 2**30)
 
     def no_draw(*args, **kwargs):
         raise AssertionError("rules were drawn before the memory check")
@@ -75,16 +75,16 @@ def test_a_fit_too_large_for_memory_is_refused_before_any_rule_is_drawn(monkeypa
 
 
 def test_the_row_space_check_counts_the_design_matrix(monkeypatch):
-    monkeypatch.setattr(randomts.accumulators, "_available_bytes", lambda: 2**30)
+    monkeypatch.setattr(randomts.core.accumulators, "_available_bytes", lambda: 2**30)
     # 50 rows: 30 thousand columns fit in 1 GiB (K is 12 MB), 30 million do not (12 GB)
-    randomts.accumulators.check_factor_memory(3 * 10**4, 1, n_rows=50, row_space=True)
+    randomts.core.accumulators.check_factor_memory(3 * 10**4, 1, n_rows=50, row_space=True)
     with pytest.raises(MemoryError, match="factors of 50 rows"):
-        randomts.accumulators.check_factor_memory(3 * 10**7, 1, n_rows=50, row_space=True)
+        randomts.core.accumulators.check_factor_memory(3 * 10**7, 1, n_rows=50, row_space=True)
 
 
 def test_the_column_space_check_still_refuses_huge_factors():
     with pytest.raises(MemoryError, match="factors of 3000001 columns"):
-        randomts.accumulators.check_factor_memory(3 * 10**6, 1)
+        randomts.core.accumulators.check_factor_memory(3 * 10**6, 1)
 
 
 def test_a_one_dimensional_series_is_one_trajectory():

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.linearization import LinearModel, jacobian, linearize
-from randomts.systems import van_der_pol
+from randomts.dynamics.linearization import LinearModel, jacobian, linearize
+from randomts.dynamics.systems import van_der_pol
 
 
 def random_rule_base(seed, *, n_rules=6, n_features=3, n_outputs=2, normalize=False, order=1):

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from skfuzzy.membership import gaussmf
 
-from randomts.membership import (
+from randomts.core.membership import (
     firing_strengths,
     gaussian_memberships,
     log_firing_strengths,

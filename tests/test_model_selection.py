@@ -5,7 +5,7 @@ import pytest
 from sklearn.linear_model import RidgeCV
 
 from randomts import RuleBase
-from randomts.model_selection import (
+from randomts.fitting.model_selection import (
     LeaveOneOutRidge,
     ridge_alpha_curve,
     ridge_loo,

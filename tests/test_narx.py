@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.narx import NARX
-from randomts.systems import narendra_parthasarathy, van_der_pol
+from randomts.dynamics.narx import NARX
+from randomts.dynamics.systems import narendra_parthasarathy, van_der_pol
 
 
 class NarendraPlant:

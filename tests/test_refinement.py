@@ -5,7 +5,7 @@ import pytest
 
 import randomts
 from randomts import RuleBase
-from randomts.refinement import (
+from randomts.fitting.refinement import (
     kmeans_antecedents,
     refine_antecedents,
     variable_projection_residual,

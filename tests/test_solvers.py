@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from randomts.solvers import SOLVERS, solve_least_squares
+from randomts.core.solvers import SOLVERS, solve_least_squares
 
 
 @pytest.mark.parametrize("solver", SOLVERS)

@@ -5,8 +5,8 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.accumulators import LeastSquaresAccumulator, merge_r
-from randomts.streaming import (
+from randomts.core.accumulators import LeastSquaresAccumulator, merge_r
+from randomts.fitting.consequents import (
     ConsequentStream,
     fit_consequents_streaming,
     iter_chunks,
@@ -238,7 +238,7 @@ def test_fit_from_a_generator_with_a_progress_bar(capsys):
 @pytest.mark.parametrize("solver", ["lstsq", "cholesky"])
 def test_internal_blocks_and_threads_change_only_rounding(monkeypatch, solver):
     """A chunk is folded in blocks of rows, in stripes over threads: neither changes the model."""
-    import randomts.accumulators as accumulators
+    import randomts.core.accumulators as accumulators
 
     X, Y = sine_data(4, n=3000)
     antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=4)

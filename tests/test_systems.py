@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from randomts.systems import mackey_glass, narendra_parthasarathy, van_der_pol
+from randomts.dynamics.systems import mackey_glass, narendra_parthasarathy, van_der_pol
 
 # ------------------------------------------------------------------ Van der Pol
 

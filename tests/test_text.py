@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import randomts
 from randomts import FormatError, RuleBase
-from randomts.text import LABELS, TABLE_FORMATS, format_rules, linguistic_labels, parse_rules
+from randomts.text.rules import LABELS, TABLE_FORMATS, format_rules, linguistic_labels, parse_rules
 
 
 def random_model(seed, n_rules=5, n_features=3, n_outputs=2, normalize=False, names=None):

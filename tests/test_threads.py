@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from randomts import RandomTSRegressor
 from randomts._threads import effective_n_jobs, parallel_map, scratch
-from randomts.accumulators import LeastSquaresAccumulator
+from randomts.core.accumulators import LeastSquaresAccumulator
 
 HANG = 120  # seconds after which a join means a hang, far above the work's few seconds
 

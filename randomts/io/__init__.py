@@ -30,10 +30,13 @@ from __future__ import annotations
 
 import os
 
-from ..exceptions import FormatError
-from . import fis, fll, json_format, text_format  # noqa: F401  (registers the formats)
-from ._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
-from ._estimators import STATE_KEY, restore, saved_rule_base
+from randomts.exceptions import FormatError
+from randomts.io import fis  # noqa: F401  (registers the formats)
+from randomts.io import fll  # noqa: F401  (registers the formats)
+from randomts.io import json_format  # noqa: F401  (registers the formats)
+from randomts.io import text_format  # noqa: F401  (registers the formats)
+from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
+from randomts.estimators.records import STATE_KEY, restore, saved_rule_base
 
 __all__ = [
     "save",

@@ -18,7 +18,7 @@ import tempfile
 
 import numpy as np
 
-from ..exceptions import FormatError
+from randomts.exceptions import FormatError
 
 __all__ = [
     "RuleBaseFormat",
@@ -82,7 +82,7 @@ class RuleBaseFormat:
         Formats that hold names, terms and ranges (FIS, FLL) override this to
         keep them; here a rule base read by ``from_string`` is converted.
         """
-        from ..fuzzy_system import FuzzySystem
+        from randomts.fuzzy.system import FuzzySystem
 
         model = self.from_string(text)
         return model if isinstance(model, FuzzySystem) else FuzzySystem.from_rule_base(model)

@@ -21,8 +21,8 @@ import io
 
 import numpy as np
 
-from ..exceptions import FormatError
-from ._base import atomic_write, read_text
+from randomts.exceptions import FormatError
+from randomts.io._base import atomic_write, read_text
 
 __all__ = ["read_csv", "read_csv_text", "format_csv", "write_csv", "select_columns"]
 

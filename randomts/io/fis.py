@@ -63,8 +63,8 @@ from __future__ import annotations
 import math
 import re
 
-from ..exceptions import FormatError
-from ..fuzzy_system import (
+from randomts.exceptions import FormatError
+from randomts.fuzzy.system import (
     Connective,
     FuzzySystem,
     InputVariable,
@@ -72,9 +72,9 @@ from ..fuzzy_system import (
     Proposition,
     Rule,
 )
-from ..terms import from_matlab
-from ._base import RuleBaseFormat, metadata_comment, variable_ranges
-from ._names import unique_names
+from randomts.fuzzy.terms import from_matlab
+from randomts.io._base import RuleBaseFormat, metadata_comment, variable_ranges
+from randomts.io._names import unique_names
 
 __all__ = ["FisFormat"]
 
@@ -99,7 +99,7 @@ _INPUT_MFS = {
     "zmf": "[a b] with a < b",
     "pimf": "[a b c d] with a < b <= c < d",
 }
-# Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy_system.NORMS).
+# Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy.system.NORMS).
 _NORM_NAMES = {
     "min": "min",
     "prod": "prod",

@@ -62,8 +62,8 @@ import json
 import math
 import re
 
-from ..exceptions import FormatError
-from ..fuzzy_system import (
+from randomts.exceptions import FormatError
+from randomts.fuzzy.system import (
     Connective,
     FuzzySystem,
     InputVariable,
@@ -72,9 +72,9 @@ from ..fuzzy_system import (
     Rule,
     parse_rule,
 )
-from ..terms import INPUT_TERMS, make_term
-from ._base import RuleBaseFormat, metadata_comment, variable_ranges
-from ._names import unique_names
+from randomts.fuzzy.terms import INPUT_TERMS, make_term
+from randomts.io._base import RuleBaseFormat, metadata_comment, variable_ranges
+from randomts.io._names import unique_names
 
 __all__ = ["FllFormat"]
 
@@ -98,7 +98,7 @@ _KEYWORDS = {
 }
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # linear time
 _SECTIONS = ("Engine", "InputVariable", "OutputVariable", "RuleBlock")
-# fuzzylite's norms, to randomts's names (see randomts.fuzzy_system.NORMS).
+# fuzzylite's norms, to randomts's names (see randomts.fuzzy.system.NORMS).
 _TNORMS = {
     "Minimum": "min",
     "AlgebraicProduct": "prod",

@@ -40,8 +40,8 @@ import json
 import numbers
 import re
 
-from ..exceptions import FormatError
-from ._base import RuleBaseFormat, parse_json
+from randomts.exceptions import FormatError
+from randomts.io._base import RuleBaseFormat, parse_json
 
 __all__ = ["JsonFormat", "FORMAT_ID", "SYSTEM_FORMAT_ID", "VERSION"]
 
@@ -91,7 +91,7 @@ class JsonFormat(RuleBaseFormat):
 
     def to_string(self, rule_base) -> str:
         """The rule base (or FuzzySystem) as JSON text, one rule per line in each array."""
-        from ..fuzzy_system import FuzzySystem
+        from randomts.fuzzy.system import FuzzySystem
 
         if isinstance(rule_base, FuzzySystem):
             return _system_to_json(rule_base)
@@ -127,7 +127,7 @@ class JsonFormat(RuleBaseFormat):
 
     def from_string(self, text):
         """Rebuild the rule base; any defect raises FormatError with a line number."""
-        from ..rulebase import RuleBase
+        from randomts.fuzzy.rulebase import RuleBase
 
         document = _parse(text)
         if isinstance(document, dict) and document.get("format") == SYSTEM_FORMAT_ID:
@@ -331,8 +331,8 @@ def _system_to_json(system):
 
 
 def _system_from_json(text, document):
-    from ..fuzzy_system import FuzzySystem, InputVariable, OutputVariable, parse_rule
-    from ..terms import make_term
+    from randomts.fuzzy.system import FuzzySystem, InputVariable, OutputVariable, parse_rule
+    from randomts.fuzzy.terms import make_term
 
     check = _Checker(text, document)
     missing = [k for k in _SYSTEM_KEYS if k not in document]

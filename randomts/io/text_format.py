@@ -1,11 +1,11 @@
 """The ``text`` format (``.txt``): the printed IF-THEN rules, loadable back.
 
-The layout is that of :mod:`randomts.text` with lossless ``repr`` numbers and
+The layout is that of :mod:`randomts.text.rules` with lossless ``repr`` numbers and
 a final newline; a file without one is taken as truncated. The rule base's
 metadata, if any, follow the rules on one comment line
-``# randomts-metadata: {...}`` (JSON), which :func:`randomts.text.parse_rules`
+``# randomts-metadata: {...}`` (JSON), which :func:`randomts.text.rules.parse_rules`
 skips like any other comment. A :class:`~randomts.FuzzySystem` is written as
-:func:`randomts.fuzzy_text.format_system` lays it out (every digit, no
+:func:`randomts.text.system.format_system` lays it out (every digit, no
 metadata), and read back by its header line.
 
 Examples
@@ -19,16 +19,16 @@ True
 
 from __future__ import annotations
 
-from ..fuzzy_text import HEADER as SYSTEM_HEADER
-from ..fuzzy_text import format_system, parse_system
-from ..text import format_rules, parse_rules
-from ._base import RuleBaseFormat, metadata_comment, read_metadata_comment
+from randomts.text.system import HEADER as SYSTEM_HEADER
+from randomts.text.system import format_system, parse_system
+from randomts.text.rules import format_rules, parse_rules
+from randomts.io._base import RuleBaseFormat, metadata_comment, read_metadata_comment
 
 __all__ = ["TextFormat"]
 
 
 class TextFormat(RuleBaseFormat):
-    """Numbered IF-THEN rules (:func:`randomts.text.format_rules`, ``precision=None``)."""
+    """Numbered IF-THEN rules (:func:`randomts.text.rules.format_rules`, ``precision=None``)."""
 
     name = "text"
     extensions = (".txt",)
@@ -36,7 +36,7 @@ class TextFormat(RuleBaseFormat):
 
     def to_string(self, rule_base) -> str:
         """The rules and the metadata comment (or a FuzzySystem's text), ending with a newline."""
-        from ..fuzzy_system import FuzzySystem
+        from randomts.fuzzy.system import FuzzySystem
 
         if isinstance(rule_base, FuzzySystem):
             return format_system(rule_base, precision=None) + "\n"

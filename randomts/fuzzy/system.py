@@ -2,7 +2,7 @@
 
 :class:`FuzzySystem` holds what a MATLAB/Octave ``.fis`` or a fuzzylite ``.fll``
 Sugeno system holds: input variables with named membership-function terms
-(:mod:`randomts.terms`) and ranges, output variables with constant or linear
+(:mod:`randomts.fuzzy.terms`) and ranges, output variables with constant or linear
 terms, and rules such as ::
 
     if service is poor or food is very rancid then tip is cheap with 0.5
@@ -55,7 +55,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from randomts import FuzzySystem
->>> from randomts.terms import Constant, Linear, Trapezoid
+>>> from randomts.fuzzy.terms import Constant, Linear, Trapezoid
 >>> system = FuzzySystem(
 ...     inputs=[InputVariable("food", {"bad": Trapezoid(0, 0, 3, 7),
 ...                                    "good": Trapezoid(3, 7, 10, 10)}, range=(0, 10))],
@@ -79,9 +79,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_matrix
-from .exceptions import NoRuleFiredWarning, UndefinedDegreeWarning
-from .terms import Constant, Gaussian, Linear, Term
+from randomts._validation import check_matrix
+from randomts.exceptions import NoRuleFiredWarning, UndefinedDegreeWarning
+from randomts.fuzzy.terms import Constant, Gaussian, Linear, Term
 
 __all__ = [
     "FuzzySystem",
@@ -211,7 +211,7 @@ def _name_text(name):
 
 
 def _power_text(power, precision):
-    from .text import format_number
+    from randomts.text.rules import format_number
 
     return "^" + format_number(power, precision)
 
@@ -369,7 +369,7 @@ class Rule:
 
     def to_text(self, precision=None) -> str:
         """The rule in fuzzylite's syntax (names quoted as JSON when they are not plain)."""
-        from .text import format_number
+        from randomts.text.rules import format_number
 
         text = f"if {self.antecedent.to_text(precision)} then " + " and ".join(
             p.to_text(precision) for p in self.consequent
@@ -602,7 +602,7 @@ class InputVariable(_Variable):
     ----------
     name : str
     terms : dict of str -> Term, or sequence of (name, Term)
-        Input terms of :mod:`randomts.terms` (not Constant or Linear).
+        Input terms of :mod:`randomts.fuzzy.terms` (not Constant or Linear).
     range : (float, float)
         The nominal range ``low <= high``.
     lock_range : bool, default False
@@ -610,7 +610,7 @@ class InputVariable(_Variable):
 
     Examples
     --------
-    >>> from randomts.terms import Triangle
+    >>> from randomts.fuzzy.terms import Triangle
     >>> x = InputVariable("x", {"low": Triangle(0, 0, 1)}, range=(0, 1))
     >>> x
     InputVariable('x', terms=['low'], range=(0.0, 1.0))
@@ -650,7 +650,7 @@ class OutputVariable(_Variable):
 
     Examples
     --------
-    >>> from randomts.terms import Constant
+    >>> from randomts.fuzzy.terms import Constant
     >>> OutputVariable("y", {"a": Constant(1.0)}, range=(0, 1)).defuzzifier
     'wtaver'
     """
@@ -716,7 +716,7 @@ class FuzzySystem:
 
     Examples
     --------
-    >>> from randomts.terms import Constant, Gaussian
+    >>> from randomts.fuzzy.terms import Constant, Gaussian
     >>> system = FuzzySystem(
     ...     [InputVariable("x", {"low": Gaussian(0.0, 1.0), "high": Gaussian(2.0, 1.0)},
     ...                    range=(-1, 3))],
@@ -1017,7 +1017,7 @@ class FuzzySystem:
         Examples
         --------
         >>> import warnings
-        >>> from randomts.terms import Constant, Triangle
+        >>> from randomts.fuzzy.terms import Constant, Triangle
         >>> system = FuzzySystem(
         ...     [InputVariable("x", {"mid": Triangle(0, 1, 2)}, range=(0, 2))],
         ...     [OutputVariable("y", {"one": Constant(1.0)}, range=(0, 1))],
@@ -1109,8 +1109,8 @@ class FuzzySystem:
         >>> system.to_rule_base() == rb
         True
         """
-        from .io._base import variable_ranges
-        from .rulebase import RuleBase
+        from randomts.io._base import variable_ranges
+        from randomts.fuzzy.rulebase import RuleBase
 
         if not isinstance(rule_base, RuleBase):
             raise TypeError(f"from_rule_base expects a RuleBase; got {type(rule_base).__name__}.")
@@ -1152,7 +1152,7 @@ class FuzzySystem:
 
         Examples
         --------
-        >>> from randomts.terms import Constant, Triangle
+        >>> from randomts.fuzzy.terms import Constant, Triangle
         >>> system = FuzzySystem(
         ...     [InputVariable("x", {"mid": Triangle(0, 1, 2)}, range=(0, 2))],
         ...     [OutputVariable("y", {"one": Constant(1.0)}, range=(0, 1))],
@@ -1221,8 +1221,8 @@ class FuzzySystem:
         >>> FuzzySystem.from_rule_base(rb).to_rule_base() == rb
         True
         """
-        from .io._base import declared_ranges
-        from .rulebase import RuleBase
+        from randomts.io._base import declared_ranges
+        from randomts.fuzzy.rulebase import RuleBase
 
         problem = self.rule_base_mismatch()
         if problem is not None:
@@ -1276,7 +1276,7 @@ class FuzzySystem:
 
         Examples
         --------
-        >>> from randomts.terms import Constant, Linear, Trapezoid
+        >>> from randomts.fuzzy.terms import Constant, Linear, Trapezoid
         >>> system = FuzzySystem(
         ...     [InputVariable("food", {"bad": Trapezoid(0, 0, 3, 7),
         ...                             "good": Trapezoid(3, 7, 10, 10)}, range=(0, 10))],
@@ -1297,6 +1297,6 @@ class FuzzySystem:
           R1: if food is bad then tip is low
           R2: if food is not bad then tip is high
         """
-        from .fuzzy_text import format_system
+        from randomts.text.system import format_system
 
         return format_system(self, precision)

@@ -30,7 +30,7 @@ solver     method and cost                            accuracy
 ========== ========================================== =====================================
 
 Every solver works on the small factor of ``[K Y]`` accumulated by the fitting
-engine, :mod:`randomts.accumulators` (the only place least squares are solved),
+engine, :mod:`randomts.core.accumulators` (the only place least squares are solved),
 so ``K`` is read once, a block of rows at a time, and never copied whole.
 """
 
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_option, check_real
-from .accumulators import SOLVER_FACTOR, LeastSquaresAccumulator
+from randomts._validation import check_option, check_real
+from randomts.core.accumulators import SOLVER_FACTOR, LeastSquaresAccumulator
 
 __all__ = ["SOLVERS", "solve_least_squares"]
 

@@ -9,8 +9,8 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from ._threads import effective_n_jobs
-from ._validation import (
+from randomts._threads import effective_n_jobs
+from randomts._validation import (
     check_int,
     check_int_option,
     check_matrix,
@@ -19,19 +19,19 @@ from ._validation import (
     check_real,
     validate_numeric_data,
 )
-from .accumulators import check_factor_memory
-from .design import design_rows_writer, split_coefficients
-from .exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
-from .model_selection import _ridge_loo
-from .refinement import kmeans_antecedents, refine_antecedents
-from .rulebase import RuleBase
-from .sampling import (
+from randomts.core.accumulators import check_factor_memory
+from randomts.core.design import design_rows_writer, split_coefficients
+from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.fitting.model_selection import _ridge_loo
+from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
     default_width_range,
 )
-from .solvers import SOLVERS
-from .streaming import ConsequentStream
+from randomts.core.solvers import SOLVERS
+from randomts.fitting.consequents import ConsequentStream
 
 __all__ = ["RandomTSRegressor"]
 
@@ -61,7 +61,7 @@ def _without_refinement(model):
 
 
 def _library_version():
-    from . import __version__
+    from randomts._version import __version__
 
     return __version__
 
@@ -85,7 +85,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
       squared distance on average, so every rule fires on a typical row, from
       nearly flat rules to rules about one typical distance wide;
     * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
-      over a grid (see :func:`randomts.model_selection.ridge_loo`), shrinking
+      over a grid (see :func:`randomts.fitting.model_selection.ridge_loo`), shrinking
       the consequents toward the rule base that reproduces the mean of the
       targets; this costs about one least-squares fit. A weighted sum of
       rules reproduces a constant only approximately: ``fit`` warns
@@ -112,7 +112,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         solve where it is surely of full rank). ``"pinv"``: the paper's
         Moore-Penrose pseudo-inverse with MATLAB's tolerance. ``"cholesky"``:
         ridge normal equations, the fastest; use with ``alpha > 0``. See
-        :mod:`randomts.solvers`.
+        :mod:`randomts.core.solvers`.
     alpha : "auto" or float, default="auto"
         Ridge penalty on the consequent parameters (of the standardised
         problem when ``standardize=True``). ``"auto"``: the value of least
@@ -135,7 +135,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         uniform over the training inputs' bounding box. ``"kmeans"``: not
         random, the centres of the k-means clusters of the standardised
         training inputs, each rule's widths from its cluster's spread
-        (:func:`randomts.refinement.kmeans_antecedents`; ``width_range`` is
+        (:func:`randomts.fitting.refinement.kmeans_antecedents`; ``width_range`` is
         not used); needs at least ``n_rules`` distinct training rows. The
         choice for few rules, with ``refine``.
     center_scale : float, default=sqrt(2)
@@ -150,7 +150,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     refine : int, default=0
         Iterations of nonlinear least squares that move the centres and
         widths, the consequents re-solved exactly at every step (variable
-        projection: :func:`randomts.refinement.refine_antecedents`, with
+        projection: :func:`randomts.fitting.refinement.refine_antecedents`, with
         the ridge ``alpha``, or with ``alpha="auto"`` the one chosen by
         leave-one-out at the starting antecedents). A random fifth of the
         training rows is held out while refining: the refinement stops when
@@ -198,7 +198,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     See Also
     --------
     RuleBase : the model the estimator fits.
-    randomts.model_selection.ridge_loo : the choice of ``alpha``.
+    randomts.fitting.model_selection.ridge_loo : the choice of ``alpha``.
 
     Examples
     --------
@@ -381,7 +381,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         return self
 
     def _refine(self, antecedents, U, Y):
-        """The antecedents refined by :func:`randomts.refinement.refine_antecedents` on ``U``."""
+        """The antecedents refined by :func:`randomts.fitting.refinement.refine_antecedents` on ``U``."""
         if U.shape[0] < _MIN_REFINE_SAMPLES:
             raise ValueError(
                 f"The 'refine' parameter of {type(self).__name__} needs at least "
@@ -404,7 +404,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         return refined.replace(metadata=antecedents.metadata)
 
     def _leave_one_out_ridge(self, antecedents, U, Y):
-        """``(selection, prior)`` of :func:`randomts.model_selection.ridge_loo` on ``U``'s rows."""
+        """``(selection, prior)`` of :func:`randomts.fitting.model_selection.ridge_loo` on ``U``'s rows."""
         return _ridge_loo(
             lambda start, stop: antecedents.design_matrix(U[start:stop], order=self.order),
             U.shape[0],
@@ -496,7 +496,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         chunk's statistics. Every call then folds the chunk into an exact
         accumulation of the least-squares system (the QR factor of ``[K Y]``
         for ``"lstsq"``/``"pinv"``, its Gram matrix for ``"cholesky"``; see
-        :mod:`randomts.streaming`) and re-solves the consequents, which costs
+        :mod:`randomts.fitting.consequents`) and re-solves the consequents, which costs
         ``O(q^3)`` with ``q = n_rules * (n_features + 1) + n_outputs``. The
         solver is fixed at the first call; a float ``alpha`` is read at every
         call. With ``alpha="auto"`` the first chunk fixes the penalty and the
@@ -919,7 +919,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         >>> importance.shape, round(float(importance.sum()), 6)
         ((10,), 1.0)
         """
-        from .importance import rule_importance
+        from randomts.importance import rule_importance
 
         check_is_fitted(self, "rule_base_")
         X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
@@ -964,7 +964,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         import copy
 
-        from .importance import prune
+        from randomts.importance import prune
 
         check_is_fitted(self, "rule_base_")
         X, y = validate_numeric_data(

@@ -33,10 +33,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import validate_numeric_data
-from .estimator import RandomTSRegressor, _jsonable, _recorded_params
-from .io._estimators import STATE_KEY
-from .sampling import default_width_range
+from randomts._validation import validate_numeric_data
+from randomts.estimators.regressor import RandomTSRegressor, _jsonable, _recorded_params
+from randomts.estimators.records import STATE_KEY
+from randomts.core.sampling import default_width_range
 
 __all__ = ["RandomTSClassifier"]
 
@@ -68,7 +68,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` draws the rules and fits their consequents exactly as
     :class:`~randomts.RandomTSRegressor` does, to class indicators: one score
     ``+-1`` for two classes, a one-hot score per class for more (see
-    :mod:`randomts.classifier`). ``predict`` returns the class of the highest
+    :mod:`randomts.estimators.classifier`). ``predict`` returns the class of the highest
     score.
 
     Every parameter but ``n_rules`` and ``random_state`` defaults to

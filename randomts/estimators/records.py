@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import FormatError
+from randomts.exceptions import FormatError
 
 __all__ = ["saved_rule_base", "restore", "STATE_KEY"]
 
@@ -36,8 +36,8 @@ _SCALERS = ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")
 
 def saved_rule_base(obj):
     """What to write for ``obj``: a RuleBase or FuzzySystem, a fitted estimator or Pipeline."""
-    from ..fuzzy_system import FuzzySystem
-    from ..rulebase import RuleBase
+    from randomts.fuzzy.system import FuzzySystem
+    from randomts.fuzzy.rulebase import RuleBase
 
     if isinstance(obj, (RuleBase, FuzzySystem)):
         return obj
@@ -63,7 +63,7 @@ def saved_rule_base(obj):
 
 
 def _folded_pipeline(pipeline, steps):
-    from ..estimator import _fit_scaling
+    from randomts.estimators.regressor import _fit_scaling
 
     name, final = steps[-1]
     if not hasattr(final, "_saved_rule_base"):
@@ -156,7 +156,7 @@ def restore(rule_base):
         version of randomts does not have (without a line number: the caller
         adds it).
     """
-    from ..rulebase import RuleBase
+    from randomts.fuzzy.rulebase import RuleBase
 
     state = rule_base.metadata.get(STATE_KEY) if isinstance(rule_base, RuleBase) else None
     if state is None:

@@ -2,8 +2,8 @@
 
 Every fit in randomts goes through this module: :meth:`randomts.RuleBase.fit_consequents`
 (hence :class:`randomts.RandomTSRegressor`), ``partial_fit`` and
-:mod:`randomts.streaming`, :mod:`randomts.distributed`,
-:func:`randomts.solvers.solve_least_squares` and :mod:`randomts.model_selection`.
+:mod:`randomts.fitting.consequents`, :mod:`randomts.distributed`,
+:func:`randomts.core.solvers.solve_least_squares` and :mod:`randomts.fitting.model_selection`.
 
 The solution of ``min ||K Gamma - Y||_F^2 + alpha ||Gamma||_F^2`` depends on
 the rows of ``[K Y]`` only through a small square matrix, which is accumulated
@@ -43,7 +43,7 @@ the number of rows and columns, each stripe is folded into a factor of its
 own, and the factors are merged in order. So the result is the same, bit for
 bit, whatever the number of threads that fold the stripes (``n_jobs``) — and
 whatever the number of BLAS threads, for BLAS libraries whose results do not
-depend on it. The threads call LAPACK and BLAS through ``randomts._kernels``,
+depend on it. The threads call LAPACK and BLAS through ``randomts.core._kernels``,
 which releases the GIL.
 """
 
@@ -55,9 +55,9 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from . import _kernels
-from ._threads import effective_n_jobs, parallel_map
-from ._validation import check_int, check_option, check_real
+from randomts.core import _kernels
+from randomts._threads import effective_n_jobs, parallel_map
+from randomts._validation import check_int, check_option, check_real
 
 __all__ = [
     "FACTORS",
@@ -331,7 +331,7 @@ def ridge_cholesky(G, n_columns, alpha=0.0):
 
     In the form :func:`scipy.linalg.cho_solve` takes; it solves the ridge
     normal equations for any right-hand side (the consequents, and in
-    :mod:`randomts.refinement` the Jacobian's projections). Raises
+    :mod:`randomts.fitting.refinement` the Jacobian's projections). Raises
     :class:`numpy.linalg.LinAlgError` when the matrix is not positive
     definite in floating point.
 
@@ -551,7 +551,7 @@ class LeastSquaresAccumulator:
         """Fold in ``n_rows`` rows written in blocks by ``fill(start, stop, out)``; return self.
 
         See :func:`fold_rows`: rows of ``[K Y]`` are produced where they are
-        folded in (e.g. by :func:`randomts.design.design_rows_writer`), so ``K``
+        folded in (e.g. by :func:`randomts.core.design.design_rows_writer`), so ``K``
         is never held whole.
 
         Examples

@@ -12,7 +12,7 @@ The layout, line by line::
     rules
       R1: if food is bad then tip is low with 0.5
 
-- Term types and parameter orders are those of :mod:`randomts.terms`; a
+- Term types and parameter orders are those of :mod:`randomts.fuzzy.terms`; a
   height other than 1 is written ``height=h``.
 - After ``input ...`` may follow ``: lock-range``; after ``output ...`` the
   defuzzifier (``weighted average`` or ``weighted sum``), then optionally
@@ -36,8 +36,8 @@ from __future__ import annotations
 import json
 import re
 
-from .exceptions import FormatError
-from .text import format_number
+from randomts.exceptions import FormatError
+from randomts.text.rules import format_number
 
 __all__ = ["format_system", "parse_system", "HEADER"]
 
@@ -57,7 +57,7 @@ _DEFUZZIFIERS = {"weighted average": "wtaver", "weighted sum": "wtsum"}
 
 
 def _name(name):
-    from .fuzzy_system import _name_text
+    from randomts.fuzzy.system import _name_text
 
     return _name_text(name)
 
@@ -69,7 +69,7 @@ def _system_name(name):
 
 
 def _equation(term, input_names, precision):
-    from .terms import Constant
+    from randomts.fuzzy.terms import Constant
 
     if isinstance(term, Constant):
         return format_number(term.value, precision)
@@ -159,7 +159,7 @@ def _float(text, number, raw, what):
 
 
 def _input_term(text, number, raw):
-    from .terms import make_term
+    from randomts.fuzzy.terms import make_term
 
     match = _CALL.match(text.strip())
     if not match:
@@ -182,7 +182,7 @@ def _input_term(text, number, raw):
         raise FormatError(f"{kind} is an output term, not an input term", line=number, text=raw)
     try:
         if kind == "Discrete":
-            from .terms import Discrete
+            from randomts.fuzzy.terms import Discrete
 
             return Discrete(*values, height=height)
         term = make_term(kind, values)
@@ -192,7 +192,7 @@ def _input_term(text, number, raw):
 
 
 def _output_term(text, number, raw, input_names):
-    from .terms import Constant, Linear
+    from randomts.fuzzy.terms import Constant, Linear
 
     text = text.strip()
     match = re.match(_NUM, text)
@@ -241,7 +241,7 @@ def parse_system(text):
     ...
     randomts.exceptions.FormatError: line 2: expected the line '# AND = ...; OR = ...' after ...
     """
-    from .fuzzy_system import FuzzySystem, InputVariable, OutputVariable, parse_rule
+    from randomts.fuzzy.system import FuzzySystem, InputVariable, OutputVariable, parse_rule
 
     lines = text.split("\n")
     entries = [(n, raw) for n, raw in enumerate(lines, start=1) if raw.strip()]

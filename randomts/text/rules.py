@@ -60,9 +60,9 @@ import re
 import numpy as np
 from tabulate import tabulate, tabulate_formats
 
-from ._validation import check_option
-from .exceptions import FormatError
-from .membership import SMALLEST_WIDTH
+from randomts._validation import check_option
+from randomts.exceptions import FormatError
+from randomts.core.membership import SMALLEST_WIDTH
 
 __all__ = [
     "format_number",
@@ -253,7 +253,7 @@ def linguistic_labels(rule_base, n_labels=3, *, X=None):
     >>> linguistic_labels(rb, 5)[1]
     ['very high']
     """
-    from ._validation import check_matrix
+    from randomts._validation import check_matrix
 
     if isinstance(n_labels, bool) or n_labels not in LABELS:
         raise ValueError(
@@ -344,8 +344,8 @@ def _readable_antecedents(rule_base, rule, precision, labels):
 
 def _check_options(rule_base, precision, labels, X, top, centered):
     """Validated ``(precision, n_labels or None, order of the rules, importances or None)``."""
-    from ._validation import check_int
-    from .importance import rule_importance
+    from randomts._validation import check_int
+    from randomts.importance import rule_importance
 
     if not isinstance(centered, (bool, np.bool_)):
         raise TypeError(f"The 'centered' parameter must be a bool; got {centered!r}.")
@@ -589,7 +589,7 @@ def format_html(rule_base, precision=4, *, max_rules=20) -> str:
     >>> "1 more rule" in html_text
     True
     """
-    from ._validation import check_int
+    from randomts._validation import check_int
 
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
@@ -796,7 +796,7 @@ def parse_rules(text, *, metadata=None):
     ...
     randomts.exceptions.FormatError: line 1: missing the header line '# G(c, s) = ...
     """
-    from .rulebase import RuleBase
+    from randomts.fuzzy.rulebase import RuleBase
 
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}.")

@@ -19,9 +19,9 @@ from functools import cached_property
 
 import numpy as np
 
-from . import membership as _membership
-from ._threads import effective_n_jobs, parallel_map, scratch
-from ._validation import (
+from randomts.core import membership as _membership
+from randomts._threads import effective_n_jobs, parallel_map, scratch
+from randomts._validation import (
     check_int,
     check_int_option,
     check_matrix,
@@ -29,8 +29,8 @@ from ._validation import (
     check_pair,
     check_real,
 )
-from .design import design_matrix
-from .sampling import (
+from randomts.core.design import design_matrix
+from randomts.core.sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
     sample_centers,
@@ -39,7 +39,7 @@ from .sampling import (
     sigmas_to_widths,
     widths_to_sigmas,
 )
-from .solvers import SOLVERS
+from randomts.core.solvers import SOLVERS
 
 __all__ = ["RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
 
@@ -517,7 +517,7 @@ class RuleBase:
             Number of rules.
         centers : {"normal", "uniform", "samples", "data"}, default="normal"
             Centre distribution: normal, uniform over ``center_bounds``, rows
-            of ``data`` drawn at random (:func:`~randomts.sampling.sample_rows`),
+            of ``data`` drawn at random (:func:`~randomts.core.sampling.sample_rows`),
             or uniform over the bounding box of ``data`` (an input that is
             constant in ``data`` gets a box of width 1 around its value).
         center_scale : float or array-like, default=sqrt(2)
@@ -931,7 +931,7 @@ class RuleBase:
         order : {0, 1}, default=1
             0: constant consequents (an ELM with RBF nodes); 1: linear.
         solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-            See :mod:`randomts.solvers`.
+            See :mod:`randomts.core.solvers`.
         alpha : float, default=0.0
             Ridge penalty.
         n_jobs : int, optional
@@ -970,9 +970,9 @@ class RuleBase:
         order = check_int_option(order, "order", (0, 1))
         check_option(solver, "solver", SOLVERS)
         alpha = check_real(alpha, "alpha", low=0.0)
-        from .streaming import ConsequentStream
+        from randomts.fitting.consequents import ConsequentStream
 
-        # One path for every fit: the fitting engine (randomts.accumulators) folds the rows
+        # One path for every fit: the fitting engine (randomts.core.accumulators) folds the rows
         # of K, written block by block, into the factor of [K Y]; K is never formed. The
         # stream also records the ranges of X and Y.
         stream = ConsequentStream(self, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs)
@@ -990,7 +990,7 @@ class RuleBase:
             Significant digits of the readable text; None writes every digit.
         labels : bool or int, optional
             Linguistic labels (``low``, ``medium``, ``high``, ...) from each
-            centre's place in the input's range (see :func:`randomts.text.linguistic_labels`).
+            centre's place in the input's range (see :func:`randomts.text.rules.linguistic_labels`).
         centered : bool, default=True
             Consequents as the rule's output at its own centre plus
             ``slope·(x - c)`` terms; False for the constant at x = 0.
@@ -999,14 +999,14 @@ class RuleBase:
         top : int, optional
             With ``X``: only the ``top`` most important rules.
         lossless : bool, default=False
-            True: the text of the TXT format (:func:`randomts.text.format_rules`
+            True: the text of the TXT format (:func:`randomts.text.rules.format_rules`
             with every digit, ``G(c, s)`` sets and constants at x = 0), which
-            :func:`randomts.text.parse_rules` reads back bit for bit; the other
+            :func:`randomts.text.rules.parse_rules` reads back bit for bit; the other
             arguments must then keep their defaults (``precision`` 4 or None).
 
         See Also
         --------
-        randomts.text.describe_rules : the readable text, with all its options.
+        randomts.text.rules.describe_rules : the readable text, with all its options.
 
         Examples
         --------
@@ -1019,7 +1019,7 @@ class RuleBase:
         >>> rb.to_text(lossless=True).splitlines()[2]
         'R1: IF x1 is G(1.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
         """
-        from .text import describe_rules, format_rules
+        from randomts.text.rules import describe_rules, format_rules
 
         if lossless:
             given = {
@@ -1043,8 +1043,8 @@ class RuleBase:
         return describe_rules(self, precision, labels=labels, centered=centered, X=X, top=top)
 
     def _repr_html_(self) -> str:
-        """The rules as a compact HTML table, for notebooks (:func:`randomts.text.format_html`)."""
-        from .text import format_html
+        """The rules as a compact HTML table, for notebooks (:func:`randomts.text.rules.format_html`)."""
+        from randomts.text.rules import format_html
 
         return format_html(self)
 
@@ -1052,7 +1052,7 @@ class RuleBase:
     def table(
         self, fmt="plain", precision=4, *, centered=True, labels=None, X=None, top=None
     ) -> str:
-        """The rules as a table in any tabulate format (see :func:`randomts.text.format_table`).
+        """The rules as a table in any tabulate format (see :func:`randomts.text.rules.format_table`).
 
         Examples
         --------
@@ -1061,7 +1061,7 @@ class RuleBase:
         rule      x1: c    x1: s    y: at c    y: x1
         R1            0        1          2        0
         """
-        from .text import format_table
+        from randomts.text.rules import format_table
 
         return format_table(
             self, fmt=fmt, precision=precision, centered=centered, labels=labels, X=X, top=top
@@ -1076,7 +1076,7 @@ class RuleBase:
         >>> rb.explain([2.0], top=1).rules
         array([1])
         """
-        from .explain import explain
+        from randomts.explain import explain
 
         return explain(self, x, top=top)
 
@@ -1091,7 +1091,7 @@ class RuleBase:
         >>> rb.importance([[0.0]])
         array([0.75, 0.25])
         """
-        from .importance import rule_importance
+        from randomts.importance import rule_importance
 
         return rule_importance(self, X)
 
@@ -1106,7 +1106,7 @@ class RuleBase:
         >>> rb.top_rules(1, [[0.0]]).intercept
         array([[3.]])
         """
-        from .importance import top_rules
+        from randomts.importance import top_rules
 
         return top_rules(self, k, X)
 
@@ -1125,7 +1125,7 @@ class RuleBase:
         >>> len(rb.prune(3, X, 2 * X[:, 0]))
         3
         """
-        from .importance import prune
+        from randomts.importance import prune
 
         return prune(self, k, X, Y, order=order, solver=solver, alpha=alpha)
 
@@ -1133,7 +1133,7 @@ class RuleBase:
     def jacobian(self, X) -> np.ndarray:
         """Derivatives of the outputs with respect to the inputs.
 
-        See :func:`randomts.linearization.jacobian`.
+        See :func:`randomts.dynamics.linearization.jacobian`.
 
         Returns
         -------
@@ -1146,7 +1146,7 @@ class RuleBase:
         >>> rb.jacobian([[0.0]])  # d/dx exp(-x^2/2) (2x + 1) at 0
         array([[[2.]]])
         """
-        from .linearization import jacobian
+        from randomts.dynamics.linearization import jacobian
 
         return jacobian(self, X)
 

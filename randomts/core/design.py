@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import membership as _membership
+from randomts.core import membership as _membership
 
 __all__ = ["design_matrix", "design_rows_writer", "split_coefficients", "stack_coefficients"]
 
@@ -77,12 +77,12 @@ def design_matrix(weights, X, *, order=1, out=None):
 def design_rows_writer(X, Y, centers, sigmas, *, normalize=False, order=1):
     """A function writing any rows of ``[K Y]`` straight from the inputs, ``K`` never whole.
 
-    For :func:`randomts.accumulators.fold_rows`: the returned
+    For :func:`randomts.core.accumulators.fold_rows`: the returned
     ``write(start, stop, out)`` computes the firing strengths of rows
     ``start:stop`` of ``X`` and writes those rows of ``K``, then of ``Y``,
     into ``out`` (shape ``(stop - start, n_columns + n_outputs)``, typically
     Fortran-ordered for LAPACK), with the same arithmetic as
-    :func:`design_matrix` applied to :func:`randomts.membership.firing_strengths`.
+    :func:`design_matrix` applied to :func:`randomts.core.membership.firing_strengths`.
     It may be called from several threads on disjoint rows.
 
     Parameters

@@ -26,9 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import membership as _membership
-from ._validation import check_matrix
-from .rulebase import as_rule_base
+from randomts.core import membership as _membership
+from randomts._validation import check_matrix
+from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = ["LinearModel", "jacobian", "linearize", "rule_base_jacobian"]
 
@@ -146,7 +146,7 @@ def linearize(model, state, inputs=None):
     """The local linear model ``f(s, u) ~ A s + B u + O`` at operating points.
 
     The model's inputs are the state ``s`` followed by the inputs ``u``
-    (the layout of :meth:`randomts.narx.NARX.regressors`); its outputs are
+    (the layout of :meth:`randomts.dynamics.narx.NARX.regressors`); its outputs are
     the next state (or output).
 
     Parameters

@@ -56,7 +56,7 @@ import math
 import numpy as np
 from skfuzzy import membership as _skfuzzy
 
-from .membership import SMALLEST_WIDTH, gaussian
+from randomts.core.membership import SMALLEST_WIDTH, gaussian
 
 __all__ = [
     "Term",
@@ -181,7 +181,7 @@ class Term:
         >>> Gaussian(0.123456, 1.0, height=0.5).to_text(precision=3)
         'Gaussian(0.123, 1, height=0.5)'
         """
-        from .text import format_number
+        from randomts.text.rules import format_number
 
         values, height = self._shown_parameters()
         parts = [format_number(v, precision) for v in values]

@@ -35,9 +35,9 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_int, check_matrix, check_option
-from .linearization import linearize
-from .rulebase import as_rule_base
+from randomts._validation import check_int, check_matrix, check_option
+from randomts.dynamics.linearization import linearize
+from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = ["NARX", "TARGETS"]
 
@@ -436,7 +436,7 @@ class NARX:
         """Local linear model ``y(k) ~ A s + B v + O`` at a regressor value.
 
         ``s`` are the past-output columns of the regressor and ``v`` the
-        past-input columns; see :func:`randomts.linearization.linearize`.
+        past-input columns; see :func:`randomts.dynamics.linearization.linearize`.
         With ``target="increment"`` the model's linearisation gets the
         identity added on the ``y(k-1)`` columns of ``A``, so that ``A s + B v
         + O`` is again ``y(k)``.
@@ -452,7 +452,7 @@ class NARX:
         if not self.y_lags:
             raise ValueError(
                 "This NARX structure has no output lags, so no state to linearise in; use "
-                "randomts.linearization.jacobian for the derivatives with respect to the inputs."
+                "randomts.dynamics.linearization.jacobian for the derivatives with respect to the inputs."
             )
         point = check_matrix(
             regressor,

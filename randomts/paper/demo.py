@@ -29,14 +29,14 @@ import numpy as np
 from scipy.stats import qmc
 from tabulate import tabulate
 
-from ._validation import check_int, check_option, check_pair, check_real
-from .narx import NARX
-from .narx import TARGETS as NARX_TARGETS
-from .rulebase import RuleBase
-from .solvers import SOLVERS
-from .streaming import ConsequentStream
-from .systems import VAN_DER_POL_FORMS, van_der_pol
-from .text import format_rules
+from randomts._validation import check_int, check_option, check_pair, check_real
+from randomts.dynamics.narx import NARX
+from randomts.dynamics.narx import TARGETS as NARX_TARGETS
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.solvers import SOLVERS
+from randomts.fitting.consequents import ConsequentStream
+from randomts.dynamics.systems import VAN_DER_POL_FORMS, van_der_pol
+from randomts.text.rules import format_rules
 
 __all__ = [
     "PAPER_TABLE1",
@@ -363,9 +363,9 @@ def fit_timed(draw, X, Y, *, order, solver):
 
     The antecedents are drawn, then the rows of the block matrix ``K`` are
     built and folded into the factor of ``[K Y]``
-    (:meth:`randomts.streaming.ConsequentStream.update`, the fitting engine
+    (:meth:`randomts.fitting.consequents.ConsequentStream.update`, the fitting engine
     every fit uses), and the consequents solved from that factor
-    (:meth:`~randomts.streaming.ConsequentStream.rule_base`): the "solve".
+    (:meth:`~randomts.fitting.consequents.ConsequentStream.rule_base`): the "solve".
     The result equals ``draw().fit_consequents(X, Y, order=order, solver=solver)``.
 
     Parameters
@@ -377,7 +377,7 @@ def fit_timed(draw, X, Y, *, order, solver):
     order : {0, 1}
         0 for the ELM, 1 for the SLM.
     solver : str
-        A solver of :func:`randomts.solvers.solve_least_squares`.
+        A solver of :func:`randomts.core.solvers.solve_least_squares`.
 
     Returns
     -------
@@ -741,7 +741,7 @@ def run_demo(
         How the training starts are placed (see :func:`initial_states`).
     target : {"increment", "output"}, default="increment"
         What the models are fitted to: ``x(k) - x(k-1)``, or ``x(k)`` as in
-        the paper (see :class:`randomts.narx.NARX`).
+        the paper (see :class:`randomts.dynamics.narx.NARX`).
     json_path : str or path, optional
         Also write the figures there as JSON (:func:`table1_json`).
     figures_dir : str or path, optional
@@ -779,7 +779,7 @@ def run_demo(
                 f"{os.fspath(json_path)!r}."
             )
     if figures_dir is not None:
-        from ._demo_figures import require_matplotlib
+        from randomts.paper.figures import require_matplotlib
 
         require_matplotlib()
     table = run_table1(settings, progress=progress)
@@ -798,7 +798,7 @@ def run_demo(
             handle.write(table1_json(table) + "\n")
         parts.append(f"Table written to {os.fspath(json_path)} (JSON).")
     if figures_dir is not None:
-        from ._demo_figures import write_figures
+        from randomts.paper.figures import write_figures
 
         paths = write_figures(table, figures_dir)
         parts.append("Plots written: " + ", ".join(os.fspath(p) for p in paths))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_int, check_option, check_pair
+from randomts._validation import check_int, check_option, check_pair
 
 __all__ = [
     "CENTER_DISTRIBUTIONS",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_int, check_matrix, check_option, check_real
+from randomts._validation import check_int, check_matrix, check_option, check_real
 
 __all__ = ["van_der_pol", "VAN_DER_POL_FORMS", "narendra_parthasarathy", "mackey_glass"]
 
@@ -102,7 +102,7 @@ def narendra_parthasarathy(u, initial_outputs=None):
     ``y[:, 1]`` are the given initial outputs and ``y[:, k + 1]`` is computed
     from ``y[:, k]``, ``y[:, k - 1]`` and ``u[:, k]`` for ``k >= 1``
     (``u[:, 0]`` and ``u[:, -1]`` are not used). This is the layout
-    :class:`randomts.narx.NARX` expects (``y_lags=2, u_lags=1``).
+    :class:`randomts.dynamics.narx.NARX` expects (``y_lags=2, u_lags=1``).
 
     Parameters
     ----------

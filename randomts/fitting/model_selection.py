@@ -37,17 +37,17 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg
 
-from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
-from .accumulators import (
+from randomts._validation import check_int, check_int_option, check_matrix, check_option, check_real
+from randomts.core.accumulators import (
     LeastSquaresAccumulator,
     _rank_tolerance,
     check_factor_memory,
     gram_eigh,
     solve_factor,
 )
-from .design import design_rows_writer, split_coefficients
-from .rulebase import RuleBase
-from .solvers import SOLVERS
+from randomts.core.design import design_rows_writer, split_coefficients
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.solvers import SOLVERS
 
 __all__ = [
     "AlphaSelection",
@@ -267,7 +267,7 @@ class LeaveOneOutRidge:
 
     1. :meth:`update` (or :meth:`update_rows`) folds blocks of ``K`` and
        ``Y`` into the Gram matrix of ``[K Y 1]`` through the fitting engine
-       (:class:`~randomts.accumulators.LeastSquaresAccumulator` with the
+       (:class:`~randomts.core.accumulators.LeastSquaresAccumulator` with the
        ``"cholesky"`` factor); accumulations of different rows combine with
        :meth:`merge`.
     2. :meth:`squared_errors` gives, for a block of rows, the sum of the
@@ -358,7 +358,7 @@ class LeaveOneOutRidge:
     def update_rows(self, fill, n_rows, *, n_jobs=None):
         """Fold in ``n_rows`` rows of ``[K Y]`` written in blocks by ``fill(start, stop, out)``.
 
-        As :meth:`~randomts.accumulators.LeastSquaresAccumulator.update_rows`; the column of ones is
+        As :meth:`~randomts.core.accumulators.LeastSquaresAccumulator.update_rows`; the column of ones is
         added here. Returns self.
         """
         self._first_pass()

@@ -80,7 +80,7 @@ def _add_demo(commands):
 
 
 def _demo(args):
-    from .demo import progress_printer, run_demo
+    from randomts.paper.demo import progress_printer, run_demo
 
     return run_demo(
         repeats=args.repeats,
@@ -121,7 +121,7 @@ _non_negative_int = _int_at_least(0, "an integer >= 0")
 
 
 def _formats_help():
-    from .io import FORMATS
+    from randomts.io import FORMATS
 
     return "{" + ",".join(sorted(FORMATS)) + "}"
 
@@ -163,8 +163,8 @@ def _add_generate(commands):
 
 
 def _generate(args):
-    from .rulebase import RuleBase
-    from .sampling import check_random_state
+    from randomts.fuzzy.rulebase import RuleBase
+    from randomts.core.sampling import check_random_state
 
     if args.output:
         _check_output(args.output, args.format)
@@ -193,7 +193,7 @@ def _generate(args):
 
 def _check_output(path, format, option="--format"):
     """Refuse, before any work, an output whose format is unknown or whose folder is missing."""
-    from .io import format_for
+    from randomts.io import format_for
 
     format_for(path, format, option=option)
     folder = os.path.dirname(os.path.abspath(path))
@@ -202,7 +202,7 @@ def _check_output(path, format, option="--format"):
 
 
 def _save(model, path, format):
-    from .io import save
+    from randomts.io import save
 
     save(model, path, format=format)
     rule_base = getattr(model, "rule_base_", model)  # a fitted estimator is saved as its rules
@@ -213,8 +213,8 @@ def _save(model, path, format):
 
 
 def _load(path, format=None, *, keep_names=False):
-    from .fuzzy_system import FuzzySystem
-    from .io import load
+    from randomts.fuzzy.system import FuzzySystem
+    from randomts.io import load
 
     model = load(path, format=format)
     model = getattr(model, "rule_base_", model)  # the rules of a file saved from an estimator
@@ -380,7 +380,7 @@ def _add_fit(commands):
 
 
 def _fit(args):
-    from .io.csv_data import read_csv, read_csv_text, select_columns
+    from randomts.io.csv_data import read_csv, read_csv_text, select_columns
 
     _check_output(args.output, args.format)
     targets = list(dict.fromkeys(args.target))
@@ -469,7 +469,7 @@ def _listed(values, limit=6):
 def _fit_regressor(args, X, Y, inputs, targets):
     import numpy as np
 
-    from .estimator import RandomTSRegressor
+    from randomts.estimators.regressor import RandomTSRegressor
 
     y = Y[:, 0] if len(targets) == 1 else Y  # one target: a model of 1-D predictions
     if 2 * args.cv > X.shape[0]:  # R^2 needs two rows in every test fold
@@ -510,7 +510,7 @@ def _model_params(args):
 def _fit_classifier(args, X, labels, inputs, target):
     import numpy as np
 
-    from .classifier import RandomTSClassifier
+    from randomts.estimators.classifier import RandomTSClassifier
 
     classes, counts = np.unique(labels, return_counts=True)
     if classes.size < 2:
@@ -660,7 +660,7 @@ def _reported_warnings():
 
 
 def _add_rules(commands):
-    from .text import TABLE_FORMATS
+    from randomts.text.rules import TABLE_FORMATS
 
     cmd = commands.add_parser(
         "rules",
@@ -717,7 +717,7 @@ def _add_rules(commands):
 
 
 def _rules(args):
-    from .fuzzy_system import FuzzySystem
+    from randomts.fuzzy.system import FuzzySystem
 
     rule_base = _load(args.model, keep_names=True)
     if args.top is not None and args.data is None:
@@ -747,7 +747,7 @@ def _rules(args):
         return rule_base.to_text(lossless=True)
     X = None
     if args.data is not None:
-        from .io.csv_data import read_csv, select_columns
+        from randomts.io.csv_data import read_csv, select_columns
 
         header, values = read_csv(args.data)
         X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
@@ -778,8 +778,8 @@ def _add_predict(commands):
 
 
 def _predict(args):
-    from .io import load
-    from .io.csv_data import format_csv, read_csv, write_csv
+    from randomts.io import load
+    from randomts.io.csv_data import format_csv, read_csv, write_csv
 
     model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
     rule_base = getattr(model, "rule_base_", model)
@@ -799,7 +799,7 @@ def _predict(args):
 
 
 def _add_explain(commands):
-    from .text import TABLE_FORMATS
+    from randomts.text.rules import TABLE_FORMATS
 
     cmd = commands.add_parser(
         "explain",
@@ -866,7 +866,7 @@ def _add_convert(commands):
 
 
 def _convert(args):
-    from .io import load
+    from randomts.io import load
 
     _check_output(args.target, args.target_format, option="--to")
     model = load(args.source, format=args.source_format)  # a fitted estimator stays one
@@ -914,7 +914,7 @@ def _add_plot(commands):
 def _plot(args):
     import io
 
-    from .io._base import atomic_write
+    from randomts.io._base import atomic_write
 
     rule_base = _load(args.model)
     names = list(rule_base.input_names)
@@ -936,12 +936,12 @@ def _plot(args):
         features = tuple(features)
     X = None
     if args.data is not None:
-        from .io.csv_data import read_csv, select_columns
+        from randomts.io.csv_data import read_csv, select_columns
 
         header, values = read_csv(args.data)
         X = select_columns(header, values, names, what="input column(s)")
     try:
-        from .plotting import plot_overview
+        from randomts.plotting import plot_overview
 
         figure = plot_overview(rule_base, X, features=features, output=args.output_name or 0)
     except ImportError as exc:
@@ -970,7 +970,7 @@ def build_parser():
     >>> build_parser().parse_args(["demo", "--rules", "10"]).rules
     10
     """
-    from . import __version__
+    from randomts._version import __version__
 
     parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
     parser.add_argument("--version", action="version", version=f"randomts {__version__}")

@@ -67,13 +67,13 @@ import scipy.optimize
 from sklearn.cluster import KMeans
 from sklearn.model_selection import KFold
 
-from . import membership as _membership
-from ._validation import check_int, check_int_option, check_matrix, check_real
-from .accumulators import LeastSquaresAccumulator, ridge_cholesky
-from .design import design_matrix, split_coefficients
-from .model_selection import select_alpha
-from .rulebase import RuleBase
-from .sampling import check_random_state
+from randomts.core import membership as _membership
+from randomts._validation import check_int, check_int_option, check_matrix, check_real
+from randomts.core.accumulators import LeastSquaresAccumulator, ridge_cholesky
+from randomts.core.design import design_matrix, split_coefficients
+from randomts.fitting.model_selection import select_alpha
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.sampling import check_random_state
 
 __all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
 
@@ -295,7 +295,7 @@ def variable_projection_residual(rule_base, X, Y, *, order=1, alpha):
     the residual ``[Y - K Gamma; -sqrt(alpha) Gamma]`` at the ridge solution
     ``Gamma``, and Kaufman's Jacobian with respect to
     ``theta = [centers.ravel(), log(sigmas).ravel()]`` (see
-    :mod:`randomts.refinement`). Everything is in the units of ``X``.
+    :mod:`randomts.fitting.refinement`). Everything is in the units of ``X``.
 
     Parameters
     ----------
@@ -415,7 +415,7 @@ def refine_antecedents(
 ):
     """Refine the centres and widths of a rule base, consequents re-solved exactly at every step.
 
-    Variable projection (see :mod:`randomts.refinement`): Levenberg-Marquardt
+    Variable projection (see :mod:`randomts.fitting.refinement`): Levenberg-Marquardt
     (:func:`scipy.optimize.least_squares`, ``method="lm"``; ``"trf"`` when
     there are fewer residuals than parameters) on the centres and log
     widths, with the analytic Jacobian of
@@ -424,7 +424,7 @@ def refine_antecedents(
     clipped to within a factor ``1e3`` of the inputs' standard deviations.
     A weak prior toward the starting antecedents (a millionth of the
     targets' sum of squares per standard deviation moved, see
-    :mod:`randomts.refinement`) keeps the descent determined where the data
+    :mod:`randomts.fitting.refinement`) keeps the descent determined where the data
     leave it free, so that the result does not depend on the last bits of
     the inputs.
 
@@ -464,7 +464,7 @@ def refine_antecedents(
     alpha : float, optional
         Ridge penalty on the consequents (on standardised inputs). None:
         chosen at the starting antecedents by closed-form leave-one-out
-        error (:func:`randomts.model_selection.select_alpha`) on a grid of
+        error (:func:`randomts.fitting.model_selection.select_alpha`) on a grid of
         ``n_train * logspace(-8, 1, 19)``, then kept fixed.
     X_val, Y_val : array-like, optional
         Held-out rows for early stopping. Given, the consequents of the
@@ -500,7 +500,7 @@ def refine_antecedents(
     --------
     >>> import numpy as np
     >>> from randomts import RuleBase
-    >>> from randomts.refinement import kmeans_antecedents, refine_antecedents
+    >>> from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-3, 3, size=(400, 1)); y = np.sin(X[:, 0]) + 0.05 * rng.normal(size=400)
     >>> start = RuleBase(*kmeans_antecedents(X, 3, random_state=0))

@@ -2,12 +2,12 @@
 
 The antecedents are fixed, so the least-squares system ``K Gamma = Y`` can be
 accumulated chunk by chunk in a ``(q, q)`` factor (see
-:mod:`randomts.accumulators`), ``q = n_rules * (n_features + 1) + n_outputs``:
+:mod:`randomts.core.accumulators`), ``q = n_rules * (n_features + 1) + n_outputs``:
 memory does not grow with the number of rows and time grows linearly with it.
 Within a chunk, the rows of ``K`` are written a block of 512 (QR) or 2048
 (Gram) rows at a time straight into the factor's update
-(:func:`randomts.design.design_rows_writer`,
-:func:`randomts.accumulators.fold_rows`), by ``n_jobs`` threads: ``K`` is
+(:func:`randomts.core.design.design_rows_writer`,
+:func:`randomts.core.accumulators.fold_rows`), by ``n_jobs`` threads: ``K`` is
 never materialised, whatever the chunk size. :meth:`randomts.RuleBase.fit_consequents`
 is one :class:`ConsequentStream` fed all the rows at once.
 
@@ -22,12 +22,12 @@ import sys
 
 import numpy as np
 
-from ._threads import effective_n_jobs
-from ._validation import check_int, check_int_option, check_matrix, check_option, check_real
-from .accumulators import LeastSquaresAccumulator
-from .design import design_rows_writer, split_coefficients
-from .rulebase import RuleBase
-from .solvers import SOLVERS
+from randomts._threads import effective_n_jobs
+from randomts._validation import check_int, check_int_option, check_matrix, check_option, check_real
+from randomts.core.accumulators import LeastSquaresAccumulator
+from randomts.core.design import design_rows_writer, split_coefficients
+from randomts.fuzzy.rulebase import RuleBase
+from randomts.core.solvers import SOLVERS
 
 __all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
 
@@ -335,7 +335,7 @@ def fit_consequents_streaming(
     order : {0, 1}, default=1
         Consequent order.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-        Least-squares solver (see :mod:`randomts.accumulators`).
+        Least-squares solver (see :mod:`randomts.core.accumulators`).
     alpha : float, default=0.0
         Ridge penalty.
     progress : bool, default=False

@@ -1,0 +1,1 @@
+"""Dynamical systems: benchmark systems, NARX structure and simulation, linearisation."""

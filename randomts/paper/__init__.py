@@ -1,0 +1,1 @@
+"""The paper's experiment: the Van der Pol identification demo and its figures."""
