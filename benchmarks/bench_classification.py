@@ -51,8 +51,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from randomts import RandomTSClassifier, RuleBase
-from randomts.fitting.refinement import kmeans_antecedents
 from randomts.core.sampling import default_width_range
+from randomts.fitting.refinement import kmeans_antecedents
 
 
 def load_anes96(return_X_y=True):

@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from randomts import RandomTSRegressor
-from randomts.plotting import plot_rule_centers
 from randomts.dynamics.systems import van_der_pol
+from randomts.plotting import plot_rule_centers
 
 rng = np.random.default_rng(0)
 trajectories = van_der_pol(rng.uniform(-2, 2, size=(10, 2)), n_steps=1000, step=0.01)

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 
 from randomts import RandomTSRegressor
+from randomts.dynamics.narx import NARX
 from randomts.paper.demo import (
     Table1Settings,
     format_table1,
@@ -18,7 +19,6 @@ from randomts.paper.demo import (
     run_table1,
     van_der_pol_phases,
 )
-from randomts.dynamics.narx import NARX
 
 
 def identify_once(seed=0):

@@ -23,9 +23,9 @@ from randomts.exceptions import (
     UndefinedDegreeWarning,
     UnderdeterminedWarning,
 )
+from randomts.fuzzy.rulebase import Rule, RuleBase
 from randomts.fuzzy.system import FuzzySystem
 from randomts.io import load, save
-from randomts.fuzzy.rulebase import Rule, RuleBase
 
 __all__ = [
     "ExtrapolationWarning",

@@ -37,10 +37,10 @@ import numpy as np
 
 from randomts._validation import check_int, check_int_option, check_option, check_real
 from randomts.core.design import design_rows_writer, split_coefficients
-from randomts.fitting.model_selection import LeaveOneOutRidge
-from randomts.fuzzy.rulebase import RuleBase
 from randomts.core.solvers import SOLVERS
 from randomts.fitting.consequents import ConsequentStream
+from randomts.fitting.model_selection import LeaveOneOutRidge
+from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 

@@ -11,9 +11,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from randomts import RandomTSRegressor, RuleBase
+from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.model_selection import ridge_loo
-from randomts.core.sampling import PAPER_CENTER_SCALE
 
 
 def smooth_data(n_samples, n_features, seed=0, noise=0.05):

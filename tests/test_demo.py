@@ -255,8 +255,8 @@ def test_cli_train_design(capsys):
 
 def test_cli_choices_are_the_library_options(capsys):
     from randomts.cli.main import build_parser
-    from randomts.paper.demo import TRAIN_DESIGNS
     from randomts.dynamics.narx import TARGETS
+    from randomts.paper.demo import TRAIN_DESIGNS
 
     demo = build_parser()._subparsers._group_actions[0].choices["demo"]
     choices = {action.dest: action.choices for action in demo._actions}

@@ -14,7 +14,6 @@ from randomts import FormatError, FuzzySystem, RuleBase
 from randomts.cli.main import main
 from randomts.exceptions import NoRuleFiredWarning
 from randomts.fuzzy.system import InputVariable, OutputVariable, parse_rule
-from randomts.io import dumps, loads
 from randomts.fuzzy.terms import (
     Bell,
     Constant,
@@ -26,6 +25,7 @@ from randomts.fuzzy.terms import (
     Triangle,
     from_matlab,
 )
+from randomts.io import dumps, loads
 
 OCTAVE_TOOLKIT = "/usr/share/octave/packages/fuzzy-logic-toolkit-0.4.6"
 

@@ -163,8 +163,8 @@ def _add_generate(commands):
 
 
 def _generate(args):
-    from randomts.fuzzy.rulebase import RuleBase
     from randomts.core.sampling import check_random_state
+    from randomts.fuzzy.rulebase import RuleBase
 
     if args.output:
         _check_output(args.output, args.format)

@@ -55,9 +55,9 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from randomts.core import _kernels
 from randomts._threads import effective_n_jobs, parallel_map
 from randomts._validation import check_int, check_option, check_real
+from randomts.core import _kernels
 
 __all__ = [
     "FACTORS",

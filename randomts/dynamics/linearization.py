@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from randomts.core import membership as _membership
 from randomts._validation import check_matrix
+from randomts.core import membership as _membership
 from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = ["LinearModel", "jacobian", "linearize", "rule_base_jacobian"]

@@ -34,9 +34,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import validate_numeric_data
-from randomts.estimators.regressor import RandomTSRegressor, _jsonable, _recorded_params
-from randomts.estimators.records import STATE_KEY
 from randomts.core.sampling import default_width_range
+from randomts.estimators.records import STATE_KEY
+from randomts.estimators.regressor import RandomTSRegressor, _jsonable, _recorded_params
 
 __all__ = ["RandomTSClassifier"]
 

@@ -36,8 +36,8 @@ _SCALERS = ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")
 
 def saved_rule_base(obj):
     """What to write for ``obj``: a RuleBase or FuzzySystem, a fitted estimator or Pipeline."""
-    from randomts.fuzzy.system import FuzzySystem
     from randomts.fuzzy.rulebase import RuleBase
+    from randomts.fuzzy.system import FuzzySystem
 
     if isinstance(obj, (RuleBase, FuzzySystem)):
         return obj

@@ -21,17 +21,17 @@ from randomts._validation import (
 )
 from randomts.core.accumulators import check_factor_memory
 from randomts.core.design import design_rows_writer, split_coefficients
-from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
-from randomts.fitting.model_selection import _ridge_loo
-from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
-from randomts.fuzzy.rulebase import RuleBase
 from randomts.core.sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
     default_width_range,
 )
 from randomts.core.solvers import SOLVERS
+from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.consequents import ConsequentStream
+from randomts.fitting.model_selection import _ridge_loo
+from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
+from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = ["RandomTSRegressor"]
 

@@ -26,8 +26,8 @@ from randomts._threads import effective_n_jobs
 from randomts._validation import check_int, check_int_option, check_matrix, check_option, check_real
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.design import design_rows_writer, split_coefficients
-from randomts.fuzzy.rulebase import RuleBase
 from randomts.core.solvers import SOLVERS
+from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
 

@@ -46,8 +46,8 @@ from randomts.core.accumulators import (
     solve_factor,
 )
 from randomts.core.design import design_rows_writer, split_coefficients
-from randomts.fuzzy.rulebase import RuleBase
 from randomts.core.solvers import SOLVERS
+from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = [
     "AlphaSelection",

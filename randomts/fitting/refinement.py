@@ -67,13 +67,13 @@ import scipy.optimize
 from sklearn.cluster import KMeans
 from sklearn.model_selection import KFold
 
-from randomts.core import membership as _membership
 from randomts._validation import check_int, check_int_option, check_matrix, check_real
+from randomts.core import membership as _membership
 from randomts.core.accumulators import LeastSquaresAccumulator, ridge_cholesky
 from randomts.core.design import design_matrix, split_coefficients
+from randomts.core.sampling import check_random_state
 from randomts.fitting.model_selection import select_alpha
 from randomts.fuzzy.rulebase import RuleBase
-from randomts.core.sampling import check_random_state
 
 __all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
 

@@ -19,7 +19,6 @@ from functools import cached_property
 
 import numpy as np
 
-from randomts.core import membership as _membership
 from randomts._threads import effective_n_jobs, parallel_map, scratch
 from randomts._validation import (
     check_int,
@@ -29,6 +28,7 @@ from randomts._validation import (
     check_pair,
     check_real,
 )
+from randomts.core import membership as _membership
 from randomts.core.design import design_matrix
 from randomts.core.sampling import (
     PAPER_CENTER_SCALE,

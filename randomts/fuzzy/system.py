@@ -1109,8 +1109,8 @@ class FuzzySystem:
         >>> system.to_rule_base() == rb
         True
         """
-        from randomts.io._base import variable_ranges
         from randomts.fuzzy.rulebase import RuleBase
+        from randomts.io._base import variable_ranges
 
         if not isinstance(rule_base, RuleBase):
             raise TypeError(f"from_rule_base expects a RuleBase; got {type(rule_base).__name__}.")
@@ -1221,8 +1221,8 @@ class FuzzySystem:
         >>> FuzzySystem.from_rule_base(rb).to_rule_base() == rb
         True
         """
-        from randomts.io._base import declared_ranges
         from randomts.fuzzy.rulebase import RuleBase
+        from randomts.io._base import declared_ranges
 
         problem = self.rule_base_mismatch()
         if problem is not None:

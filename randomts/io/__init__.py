@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import os
 
-from randomts.exceptions import FormatError
-from randomts.io import fis  # noqa: F401  (registers the formats)
-from randomts.io import fll  # noqa: F401  (registers the formats)
-from randomts.io import json_format  # noqa: F401  (registers the formats)
-from randomts.io import text_format  # noqa: F401  (registers the formats)
-from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
 from randomts.estimators.records import STATE_KEY, restore, saved_rule_base
+from randomts.exceptions import FormatError
+from randomts.io import (
+    fis,  # noqa: F401  (registers the formats)
+    fll,  # noqa: F401  (registers the formats)
+    json_format,  # noqa: F401  (registers the formats)
+    text_format,  # noqa: F401  (registers the formats)
+)
+from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
 
 __all__ = [
     "save",

@@ -19,10 +19,10 @@ True
 
 from __future__ import annotations
 
+from randomts.io._base import RuleBaseFormat, metadata_comment, read_metadata_comment
+from randomts.text.rules import format_rules, parse_rules
 from randomts.text.system import HEADER as SYSTEM_HEADER
 from randomts.text.system import format_system, parse_system
-from randomts.text.rules import format_rules, parse_rules
-from randomts.io._base import RuleBaseFormat, metadata_comment, read_metadata_comment
 
 __all__ = ["TextFormat"]
 

@@ -30,12 +30,12 @@ from scipy.stats import qmc
 from tabulate import tabulate
 
 from randomts._validation import check_int, check_option, check_pair, check_real
+from randomts.core.solvers import SOLVERS
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.narx import TARGETS as NARX_TARGETS
-from randomts.fuzzy.rulebase import RuleBase
-from randomts.core.solvers import SOLVERS
-from randomts.fitting.consequents import ConsequentStream
 from randomts.dynamics.systems import VAN_DER_POL_FORMS, van_der_pol
+from randomts.fitting.consequents import ConsequentStream
+from randomts.fuzzy.rulebase import RuleBase
 from randomts.text.rules import format_rules
 
 __all__ = [

@@ -61,8 +61,8 @@ import numpy as np
 from tabulate import tabulate, tabulate_formats
 
 from randomts._validation import check_option
-from randomts.exceptions import FormatError
 from randomts.core.membership import SMALLEST_WIDTH
+from randomts.exceptions import FormatError
 
 __all__ = [
     "format_number",
