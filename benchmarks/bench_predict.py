@@ -33,13 +33,15 @@ from bench_fit import van_der_pol_problem  # the same data as bench_fit.py's Van
 from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor
-from randomts.core.membership import _log_strengths_block, firing_strengths
-from randomts.fuzzy.rulebase import _CHUNK_ELEMENTS
+from randomts.core.inference import inference_constants
+from randomts.core.membership import BLOCK_ELEMENTS, _log_strengths_block, firing_strengths
 
 
 def _blocks(X, rule_base, gemm, strengths, work, mixed):
     """``predict``'s blocks on one thread: strengths, then (if ``gemm``) ``W @ theta``."""
-    _, theta, inv_sigmas = rule_base._inference_constants
+    _, theta, inv_sigmas, _ = inference_constants(
+        rule_base.coef, rule_base.intercept, rule_base.sigmas
+    )
     step = strengths.shape[0]
     with np.errstate(over="ignore"):
         for start in range(0, X.shape[0], step):
@@ -59,9 +61,10 @@ def main(argv=None):
     _, X, Y = van_der_pol_problem()
     model = RandomTSRegressor.paper(n_rules=100, random_state=0).fit(X, Y)
     rule_base = model.rule_base_
-    step = _CHUNK_ELEMENTS // rule_base.n_rules
+    step = BLOCK_ELEMENTS // rule_base.n_rules  # predict's block of rows
     strengths, work = np.empty((step, rule_base.n_rules)), np.empty((step, rule_base.n_rules))
-    mixed = np.empty((X.shape[0], rule_base._inference_constants[1].shape[1]))
+    theta = inference_constants(rule_base.coef, rule_base.intercept, rule_base.sigmas)[1]
+    mixed = np.empty((X.shape[0], theta.shape[1]))
     functions = {
         "memberships": lambda: firing_strengths(X, rule_base.centers, rule_base.sigmas),
         "strengths in blocks": lambda: _blocks(X, rule_base, False, strengths, work, mixed),

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from randomts.paper.demo import Table1Settings, run_table1
+from randomts.paper.experiment import Table1Settings, run_table1
 
 #: (training design, target): the demo's default first, then one change at a time.
 CONFIGURATIONS = [

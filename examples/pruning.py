@@ -2,7 +2,7 @@
 
 Run: ``python examples/pruning.py`` (74 s measured on a shared 2-core machine). For seeds 0-2,
 fits the paper's 100-rule SLM on
-10 trajectories (``randomts.paper.demo.van_der_pol_dataset(seed=0)``), then for each k keeps
+10 trajectories (``randomts.paper.experiment.van_der_pol_dataset(seed=0)``), then for each k keeps
 
 - ``pruned``: the k most important rules (share of the total absolute contribution on the training
   inputs, :mod:`randomts.importance`) with their consequents refitted;
@@ -17,7 +17,7 @@ import numpy as np
 from tabulate import tabulate
 
 from randomts import RandomTSRegressor
-from randomts.paper.demo import van_der_pol_dataset
+from randomts.paper.experiment import van_der_pol_dataset
 
 
 def mse(rule_base, X, Y):

@@ -11,7 +11,7 @@ import numpy as np
 from tabulate import tabulate
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.paper.demo import van_der_pol_dataset
+from randomts.paper.experiment import van_der_pol_dataset
 
 
 def solver_table(seeds=range(5)):

@@ -12,13 +12,8 @@ import numpy as np
 
 from randomts import RandomTSRegressor
 from randomts.dynamics.narx import NARX
-from randomts.paper.demo import (
-    Table1Settings,
-    format_table1,
-    progress_printer,
-    run_table1,
-    van_der_pol_phases,
-)
+from randomts.paper.demo import format_table1, progress_printer
+from randomts.paper.experiment import Table1Settings, run_table1, van_der_pol_phases
 
 
 def identify_once(seed=0):

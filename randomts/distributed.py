@@ -8,11 +8,16 @@ and ``"pinv"``, the Gram matrix for ``"cholesky"``; see
 reduction (``split_every`` at a time, each merge one more Householder QR of
 stacked triangles), so only ``q^2`` numbers per chunk cross the network and
 ``K`` is never gathered. The last solve runs on the client.
-:func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
+:func:`fit_consequents_dask` is
+:func:`~randomts.fitting.consequents.fit_consequents` on dask arrays: at a
+fixed ``alpha`` the chunks' :class:`~randomts.fitting.consequents.ConsequentStream`
+merged, with ``alpha="auto"`` the two passes of
+:class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge`, the selection
+that :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha` makes in
+memory. :func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
 <randomts.RandomTSRegressor.fit>` that way, at any of the estimator's
 settings, through its public steps (:meth:`~randomts.RandomTSRegressor.draw_antecedents`,
-:class:`~randomts.fitting.model_selection.LeaveOneOutRidge`,
-:meth:`~randomts.RandomTSRegressor.from_rule_base`).
+:func:`fit_consequents_dask`, :meth:`~randomts.RandomTSRegressor.from_rule_base`).
 
 Pointing it at a real cluster
 -----------------------------
@@ -35,12 +40,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from randomts._validation import check_int, check_int_option, check_option, check_real
-from randomts.core.design import design_rows_writer, split_coefficients
+from randomts._validation import check_int, check_int_option, check_option
+from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
-from randomts.fitting.consequents import ConsequentStream
-from randomts.fitting.model_selection import LeaveOneOutRidge
-from randomts.fuzzy.rulebase import RuleBase
+from randomts.fitting.consequents import ConsequentStream, fit_consequents
+from randomts.fitting.leave_one_out import LeaveOneOutRidge
+from randomts.fitting.protocol import check_alpha, check_rule_base, with_consequents
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 
@@ -116,29 +121,58 @@ def _weakest_firing(dask, rules, U):
     return dask.delayed(min, pure=True)(chunks)
 
 
-def _leave_one_out_dask(dask, client, antecedents, U, Y, order, split_every):
-    """``(coefficients, alpha, weakest log firing)`` of the exact leave-one-out ridge."""
+def _fit(dask, client, antecedents, X, Y, order, solver, alpha, split_every, also=()):
+    """``(rule base, values of also)``: :func:`fit_consequents_dask` on checked arguments.
+
+    The dask collections ``also`` are computed with the last pass over the rows.
+    """
     rules = dask.delayed(antecedents, pure=True)
-    u_blocks, y_blocks = U.to_delayed().ravel(), Y.to_delayed().ravel()
+    if alpha != "auto":  # each chunk's factor, merged by the tree; the solve on the client
+        n_outputs = 1 if Y.ndim == 1 else Y.shape[1]
+        level = [
+            dask.delayed(_chunk_stream, pure=True)(rules, xb, yb, n_outputs, order, solver)
+            for xb, yb in zip(X.to_delayed().ravel(), Y.to_delayed().ravel(), strict=True)
+        ]
+        stream, *values = _gather(dask, client, _tree_reduce(dask, level, split_every), *also)
+        return stream.rule_base(alpha), [np.asarray(value) for value in values]
+    Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
+    if X.shape[0] < antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1):
+        # the row space: few rows, fitted where they fit
+        X_rows, Y_rows, *values = _compute(dask, client, _delayed(X), _delayed(Y), *also)
+        return fit_consequents(antecedents, X_rows, Y_rows, order=order, alpha="auto"), values
+    # the exact leave-one-out ridge in two passes: the Gram matrix by a tree reduction, then
+    # each chunk's squared leave-one-out residuals, summed
+    x_blocks, y_blocks = X.to_delayed().ravel(), Y.to_delayed().ravel()
     first = [
-        dask.delayed(_chunk_gram, pure=True)(rules, ub, yb, order)
-        for ub, yb in zip(u_blocks, y_blocks, strict=True)
+        dask.delayed(_chunk_gram, pure=True)(rules, xb, yb, order)
+        for xb, yb in zip(x_blocks, y_blocks, strict=True)
     ]
     (loo,) = _gather(dask, client, _tree_reduce(dask, first, split_every))
     loo.decompose()  # once, on the client; the workers receive the eigenbasis
     spectrum = dask.delayed(loo, pure=True)
     second = [
-        dask.delayed(_chunk_loo, pure=True)(spectrum, rules, ub, yb, order)
-        for ub, yb in zip(u_blocks, y_blocks, strict=True)
+        dask.delayed(_chunk_loo, pure=True)(spectrum, rules, xb, yb, order)
+        for xb, yb in zip(x_blocks, y_blocks, strict=True)
     ]
-    squared, weakest = _compute(
+    squared, x_low, x_high, y_low, y_high, *values = _compute(
         dask,
         client,
         dask.delayed(sum, pure=True)(second),
-        _weakest_firing(dask, antecedents, U),
+        *(_delayed(reduced) for reduced in (X.min(0), X.max(0), Y.min(0), Y.max(0))),
+        *also,
     )
     selection = loo.select(squared)
-    return selection.coefficients, selection.alpha, weakest
+    metadata = antecedents.metadata
+    metadata["alpha"] = selection.alpha
+    rule_base = with_consequents(
+        antecedents,
+        selection.coefficients,
+        order=order,
+        input_range=np.column_stack([x_low, x_high]),
+        output_range=np.column_stack([y_low, y_high]),
+        metadata=metadata,
+    )
+    return rule_base, values
 
 
 def _as_row_chunked(da, array, name, n_columns=None):
@@ -186,9 +220,12 @@ def fit_consequents_dask(
     order : {0, 1}, default=1
         Consequent order.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-        Least-squares solver.
-    alpha : float, default=0.0
-        Ridge penalty.
+        Least-squares solver of a float ``alpha``.
+    alpha : "auto" or float, default=0.0
+        Ridge penalty, or ``"auto"``: its exact leave-one-out choice, as
+        :func:`~randomts.fitting.consequents.fit_consequents` makes it (two
+        passes over the chunks; with fewer rows than unknowns, the rows are
+        gathered and fitted in memory), recorded in ``metadata["alpha"]``.
     split_every : int, default=8
         Fan-in of the tree reduction.
     client : dask.distributed.Client, optional
@@ -198,8 +235,8 @@ def fit_consequents_dask(
     Returns
     -------
     RuleBase
-        The rule base :meth:`RuleBase.fit_consequents` gives on all the rows,
-        up to rounding.
+        The rule base :func:`~randomts.fitting.consequents.fit_consequents`
+        gives on all the rows, up to rounding.
 
     Examples
     --------
@@ -209,30 +246,23 @@ def fit_consequents_dask(
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(1000, 2)); y = np.tanh(X[:, 0]) * X[:, 1]
     >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
-    >>> rb = fit_consequents_dask(antecedents, da.from_array(X, chunks=(250, 2)),
-    ...                           da.from_array(y, chunks=250))
+    >>> Xd, yd = da.from_array(X, chunks=(250, 2)), da.from_array(y, chunks=250)
+    >>> rb = fit_consequents_dask(antecedents, Xd, yd)
     >>> bool(np.allclose(rb.predict(X), antecedents.fit_consequents(X, y).predict(X)))
+    True
+    >>> auto = fit_consequents_dask(antecedents, Xd, yd, alpha="auto")
+    >>> in_memory = antecedents.fit_consequents(X, y, alpha="auto")
+    >>> bool(np.isclose(auto.metadata["alpha"], in_memory.metadata["alpha"], rtol=1e-12))
     True
     """
     dask, da = _import_dask()
-    if not isinstance(antecedents, RuleBase):
-        raise TypeError(f"antecedents must be a RuleBase; got {type(antecedents).__name__}.")
+    check_rule_base(antecedents)
     order = check_int_option(order, "order", (0, 1))
     check_option(solver, "solver", SOLVERS)
-    alpha = check_real(alpha, "alpha", low=0.0)
+    alpha = check_alpha(alpha)
     split_every = check_int(split_every, "split_every", low=2)
     X, Y = _aligned_rows(da, X, Y, "Y", antecedents.n_features)
-    n_outputs = 1 if Y.ndim == 1 else Y.shape[1]
-
-    rules = dask.delayed(antecedents, pure=True)
-    x_blocks = X.to_delayed().ravel()
-    y_blocks = Y.to_delayed().ravel()
-    level = [
-        dask.delayed(_chunk_stream, pure=True)(rules, xb, yb, n_outputs, order, solver)
-        for xb, yb in zip(x_blocks, y_blocks, strict=True)
-    ]
-    (stream,) = _gather(dask, client, _tree_reduce(dask, level, split_every))
-    return stream.rule_base(alpha)
+    return _fit(dask, client, antecedents, X, Y, order, solver, alpha, split_every)[0]
 
 
 def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
@@ -246,12 +276,12 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     2. the antecedents, by :meth:`RandomTSRegressor.draw_antecedents` on the
        (lazily standardised) inputs: ``centers="samples"`` reads only the
        drawn rows, ``centers="data"`` the columns' bounds;
-    3. the consequents: at a fixed ``alpha``, the accumulated factor of each
-       chunk merged by a tree reduction (:func:`fit_consequents_dask`); with
-       ``alpha="auto"``, the exact leave-one-out choice of
-       :class:`~randomts.fitting.model_selection.LeaveOneOutRidge` in two passes — the
-       Gram matrix by a tree reduction, then each chunk's squared
-       leave-one-out residuals, summed;
+    3. the consequents, by :func:`fit_consequents_dask`: at a fixed
+       ``alpha``, the accumulated factor of each chunk merged by a tree
+       reduction; with ``alpha="auto"``, the exact leave-one-out choice of
+       :class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge` in two
+       passes — the Gram matrix by a tree reduction, then each chunk's
+       squared leave-one-out residuals, summed;
     4. :meth:`RandomTSRegressor.from_rule_base` on the client.
 
     Only statistics of size ``q^2`` (``q`` unknowns per output) leave the
@@ -325,27 +355,20 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         # the row space: few rows, fitted where they fit
         X_rows, y_rows = _compute(dask, client, X, y)
         return template.fit(X_rows, y_rows)
-    if isinstance(params["alpha"], str):
-        coefficients, alpha, weakest = _leave_one_out_dask(
-            dask, client, antecedents, U, Y, order, split_every
-        )
-        coef, intercept = split_coefficients(
-            coefficients, antecedents.n_rules, n_features, order=order
-        )
-        rule_base = antecedents.replace(coef=coef, intercept=intercept)
-    else:
-        alpha = params["alpha"]
-        rule_base = fit_consequents_dask(
-            antecedents,
-            U,
-            Y,
-            order=order,
-            solver=params["solver"],
-            alpha=alpha,
-            split_every=split_every,
-            client=client,
-        )
-        (weakest,) = _compute(dask, client, _weakest_firing(dask, antecedents, U))
+    alpha = check_alpha(params["alpha"])
+    rule_base, (weakest,) = _fit(
+        dask,
+        client,
+        antecedents,
+        U,
+        Y,
+        order,
+        params["solver"],
+        alpha,
+        split_every,
+        also=(_weakest_firing(dask, antecedents, U),),
+    )
+    alpha = rule_base.metadata["alpha"] if alpha == "auto" else params["alpha"]
     low = np.concatenate([x_low, y_low])
     high = np.concatenate([x_high, y_high])
     if input_mean is not None:  # the rule base's own units: the standardised inputs'
@@ -364,6 +387,16 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         **params,
     )
     return model
+
+
+def _delayed(array):
+    """A dask array as one ``Delayed``, so that a computation holds one kind of collection.
+
+    ``dask.compute`` of arrays and ``Delayed`` objects together may return
+    the results in another order than the arguments'.
+    """
+    (block,) = array.rechunk(-1).to_delayed().ravel()
+    return block
 
 
 def _gather(dask, client, *collections):

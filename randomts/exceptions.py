@@ -23,7 +23,7 @@ _SHOWN = 80  # characters of the offending text quoted in a message
 class FormatError(ValueError):
     """A file or string is not a valid description of a rule base.
 
-    Raised by every reader (:func:`randomts.load`, :func:`randomts.text.rules.parse_rules`)
+    Raised by every reader (:func:`randomts.load`, :func:`randomts.io.text_format.parse_rules`)
     for truncated, inconsistent, unsupported or unreadable input, never a
     partial model.
 

@@ -1,19 +1,77 @@
 """Why a prediction came out as it did: the rules that fire and their shares.
 
-For one input ``x`` the output of a rule base is a sum over rules,
+For one input ``x`` the output of a Takagi-Sugeno model is a sum over its
+rules, :math:`y(x) = \\sum_i c_i(x)`, the contributions of the rules
+(``model.contributions``). For a :class:`~randomts.RuleBase`
 
-.. math:: y(x) = \\sum_i c_i(x), \\qquad c_i(x) = \\tilde w_i(x)\\,(A_i x + b_i),
+.. math:: c_i(x) = \\tilde w_i(x)\\,(A_i x + b_i),
 
 with :math:`\\tilde w_i = w_i` (weighted sum) or :math:`\\tilde w_i = w_i /
-\\sum_l w_l` (weighted average). :func:`explain` lists the rules by firing
-strength with their contributions :math:`c_i`; the rules not listed are
-summed into one remainder, so the listed contributions plus the remainder add
-up to the prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``).
+\\sum_l w_l` (weighted average); for a :class:`~randomts.FuzzySystem`, the
+rule's degree (or its part of its term's aggregated degree) times its term's
+value, over the sum of the degrees for a weighted average
+(:meth:`FuzzySystem.contributions <randomts.FuzzySystem.contributions>`).
+:func:`explain` lists the rules by their share of the output with their
+contributions :math:`c_i`; the rules not listed are summed into one
+remainder, so the listed contributions plus the remainder add up to the
+prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``).
 
 A rule's **share** is its contribution over the total absolute contribution,
 :math:`s_i = c_i / \\sum_l |c_l|` (per output): signed, and the shares of the
 listed rules and the share of the rest (:math:`\\sum_{\\text{rest}} |c_l| /
 \\sum_l |c_l|`) add up to 1 in absolute value.
+
+The analysis protocol
+---------------------
+:func:`explain`, :mod:`randomts.importance` (importance, ranking, pruning),
+the rule texts and tables with data and the pictures of
+:mod:`randomts.plotting` import no model class: they ask the model for the
+following, which :class:`~randomts.RuleBase` and
+:class:`~randomts.FuzzySystem` both answer.
+
+``n_rules``, ``n_features``, ``n_outputs``
+    Sizes (int).
+``input_names``, ``output_names``
+    Variable names (tuples of str).
+``input_range``, ``output_range``
+    ``[low, high]`` of each variable, an ndarray of shape (n, 2), or None
+    when the model records none (a RuleBase not fitted to data). A
+    FuzzySystem gives its variables' ranges.
+``normalize``
+    True for a weighted average, False for a weighted sum; None for a
+    FuzzySystem whose outputs mix the two.
+``firing_strengths(X, normalize=...)``
+    Shape (n_samples, n_rules): each rule's degree (product of Gaussian
+    memberships; weight times antecedent in a FuzzySystem), raw
+    (``normalize=False``) or normalised to sum one per row (``True``). The
+    analysis passes ``normalize`` explicitly: a RuleBase's default is the
+    weights its output uses (normalised for a weighted average), a
+    FuzzySystem's the raw degrees, since its outputs can weigh the rules
+    differently (hedged conclusions, aggregation, rules that do not
+    conclude every output). The weight each rule has in each output is in
+    ``contributions``.
+``rule_outputs(X)``
+    Shape (n_samples, n_rules, n_outputs): what each rule concludes (NaN for
+    an output a FuzzySystem's rule does not conclude).
+``contributions(X)``
+    Shape (n_samples, n_rules, n_outputs): each rule's part of each output;
+    summed over the rules, the output of ``predict(X)`` (to rounding; for
+    the exceptions of a FuzzySystem, an output's ``default`` and
+    ``lock_range``, see its ``contributions``).
+``predict(X)``
+    Shape (n_samples, n_outputs).
+``subset(rules)``
+    The model made of the given rules (0-based indices), in that order.
+Rule labels and texts
+    Rule ``i`` (0-based) is ``R<i+1>`` in every table, text and picture;
+    ``to_text()`` writes it on the line ``R<i+1>: ...`` (a RuleBase's rule
+    alone: :func:`randomts.text.rules.format_rule`; a FuzzySystem's:
+    ``system.rules[i].to_text()``). ``to_text(X=X, top=k)`` and
+    ``table(X=X, top=k)`` list the rules most important first.
+
+Both classes have the methods ``explain(x, top)``, ``importance(X)``,
+``top_rules(k, X)`` and ``prune(k, X, ...)`` that call these functions on
+themselves.
 """
 
 from __future__ import annotations
@@ -24,7 +82,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from randomts._validation import check_int, check_matrix, check_option
-from randomts.text.rules import TABLE_FORMATS, format_name, format_number, render_table
+from randomts.text import TABLE_FORMATS, format_name, format_number, render_table
 
 __all__ = ["Explanation", "explain"]
 
@@ -40,14 +98,17 @@ class Explanation:
     rules : ndarray of int, shape (k,)
         The listed rules (0-based), largest absolute share first.
     strengths : ndarray of shape (k,)
-        Their raw product-t-norm firing strengths ``w_i(x)``.
+        Their raw firing strengths ``w_i(x)`` (``firing_strengths(X,
+        normalize=False)``: the product of a RuleBase's Gaussian memberships,
+        a FuzzySystem rule's weight times its antecedent).
     normalized_strengths : ndarray of shape (k,)
         ``w_i / sum_l w_l`` over **all** rules.
     rule_outputs : ndarray of shape (k, n_outputs)
-        Their consequents ``A_i x + b_i``.
+        Their consequents (``A_i x + b_i`` in a RuleBase; NaN for an output a
+        FuzzySystem's rule does not conclude).
     contributions : ndarray of shape (k, n_outputs)
-        Their contributions ``c_i`` to the output (they and ``remainder`` sum to
-        ``prediction``).
+        Their contributions ``c_i`` to the output (``model.contributions``:
+        they and ``remainder`` sum to ``prediction``).
     shares : ndarray of shape (k, n_outputs)
         Their contributions divided by the sum of the absolute contributions
         of all rules, ``c_i / sum_l |c_l|``: signed, in [-1, 1] (zeros for an
@@ -58,13 +119,14 @@ class Explanation:
         The absolute contributions of the rules not listed over the same sum,
         so that ``abs(shares).sum(axis=0) + remainder_share`` is 1.
     prediction : ndarray of shape (n_outputs,)
-        The rule base's output at ``x`` (:meth:`RuleBase.predict`).
+        The model's output at ``x`` (``model.predict``).
     input_names, output_names : tuple of str
         Variable names.
     n_rules : int
-        Number of rules in the rule base.
-    normalize : bool
-        Weighted average (True) or weighted sum (False).
+        Number of rules in the model.
+    normalize : bool or None
+        Weighted average (True) or weighted sum (False); None when the
+        outputs of a FuzzySystem mix the two.
     """
 
     x: np.ndarray
@@ -86,15 +148,16 @@ class Explanation:
         """The explanation as a table: one row per listed rule, then the rest and the total.
 
         Columns: ``rule``, ``w`` (firing strength), ``w/sum(w)``, and for each
-        output ``y``: ``y: rule`` (the rule's consequent ``A_i x + b_i``),
-        ``y: contribution`` (``w (A_i x + b_i)``, with ``w`` normalised for a
-        weighted average) and ``y: share`` (the contribution over the sum of
-        the absolute contributions, ``shares``).
+        output ``y``: ``y: rule`` (the rule's consequent, ``A_i x + b_i`` in a
+        RuleBase; empty where a rule does not conclude ``y``),
+        ``y: contribution`` (``w (A_i x + b_i)`` in a RuleBase, with ``w``
+        normalised for a weighted average) and ``y: share`` (the
+        contribution over the sum of the absolute contributions, ``shares``).
 
         Parameters
         ----------
         fmt : str, default="plain"
-            A tabulate format (:data:`randomts.text.rules.TABLE_FORMATS`).
+            A tabulate format (:data:`randomts.text.tables.TABLE_FORMATS`).
         precision : int or None, default=4
             Significant digits; None for lossless ``repr``.
 
@@ -118,8 +181,9 @@ class Explanation:
         for k, index in enumerate(self.rules):
             row = [f"R{index + 1}", number(self.strengths[k]), number(self.normalized_strengths[k])]
             for m in range(len(self.output_names)):
+                consequent = self.rule_outputs[k, m]
                 row += [
-                    number(self.rule_outputs[k, m]),
+                    "" if np.isnan(consequent) else number(consequent),
                     number(self.contributions[k, m]),
                     number(self.shares[k, m]),
                 ]
@@ -151,7 +215,9 @@ class Explanation:
         R1      0.6065         0.5          1             0.6065      0.1667
         total                                              3.639
         """
-        mode = "weighted average" if self.normalize else "weighted sum"
+        mode = {True: "weighted average", False: "weighted sum"}.get(
+            self.normalize, "weighted sums and averages"
+        )
         where = ", ".join(
             f"{format_name(n)} = {format_number(v, precision)}"
             for n, v in zip(self.input_names, self.x, strict=True)
@@ -167,15 +233,15 @@ class Explanation:
         return self.to_text()
 
 
-def explain(rule_base, x, top=None) -> Explanation:
-    """Explain the prediction of ``rule_base`` at one input ``x``.
+def explain(model, x, top=None) -> Explanation:
+    """Explain the prediction of ``model`` at one input ``x``.
 
     Parameters
     ----------
-    rule_base : RuleBase
-        The model.
+    model : RuleBase or FuzzySystem
+        Any model of the analysis protocol (see the module docstring).
     x : array-like of shape (n_features,) or (1, n_features), dict, Series or DataFrame
-        One input: values in the order of :attr:`RuleBase.input_names`, or a
+        One input: values in the order of the model's ``input_names``, or a
         dict, a pandas Series or a one-row DataFrame whose names are exactly
         the input names (in any order).
     top : int, optional
@@ -193,7 +259,7 @@ def explain(rule_base, x, top=None) -> Explanation:
     Examples
     --------
     >>> import numpy as np
-    >>> from randomts import RuleBase
+    >>> from randomts import FuzzySystem, RuleBase
     >>> rb = RuleBase.random(n_features=2, n_rules=6, random_state=0).replace(
     ...     intercept=np.arange(6.0).reshape(6, 1))
     >>> e = explain(rb, [0.2, -0.1], top=2)
@@ -206,19 +272,27 @@ def explain(rule_base, x, top=None) -> Explanation:
     True
     >>> explain(rb, {"x2": -0.1, "x1": 0.2}, top=2).rules.tolist() == e.rules.tolist()
     True
+
+    Any Sugeno system answers the same way:
+
+    >>> general = explain(FuzzySystem.from_rule_base(rb), [0.2, -0.1], top=2)
+    >>> general.rules.tolist() == e.rules.tolist()
+    True
+    >>> bool(np.allclose(general.contributions, e.contributions, rtol=1e-12))
+    True
     """
-    x = _one_input(rule_base, x)
+    x = _one_input(model, x)
     X = x[None, :]
     if top is not None:
-        top = min(check_int(top, "top", low=1), rule_base.n_rules)
-    raw = rule_base.firing_strengths(X, normalize=False)[0]
-    normalized = rule_base.firing_strengths(X, normalize=True)[0]
-    outputs = rule_base.rule_outputs(X)[0]
-    contributions = rule_base.contributions(X)[0]
+        top = min(check_int(top, "top", low=1), model.n_rules)
+    raw = model.firing_strengths(X, normalize=False)[0]
+    normalized = model.firing_strengths(X, normalize=True)[0]
+    outputs = model.rule_outputs(X)[0]
+    contributions = model.contributions(X)[0]
     total = np.abs(contributions).sum(axis=0)
     shares = np.divide(contributions, total, out=np.zeros_like(contributions), where=total > 0)
     order = np.lexsort((-normalized, -np.abs(shares).sum(axis=1)))  # last key first; stable
-    cut = rule_base.n_rules if top is None else top
+    cut = model.n_rules if top is None else top
     shown, hidden = order[:cut], order[cut:]
     return Explanation(
         x=x,
@@ -230,23 +304,23 @@ def explain(rule_base, x, top=None) -> Explanation:
         shares=shares[shown],
         remainder=contributions[hidden].sum(axis=0),
         remainder_share=np.abs(shares[hidden]).sum(axis=0),
-        prediction=rule_base.predict(X)[0],
-        input_names=rule_base.input_names,
-        output_names=rule_base.output_names,
-        n_rules=rule_base.n_rules,
-        normalize=rule_base.normalize,
+        prediction=model.predict(X)[0],
+        input_names=tuple(model.input_names),
+        output_names=tuple(model.output_names),
+        n_rules=model.n_rules,
+        normalize=model.normalize,
     )
 
 
-def _one_input(rule_base, x):
-    """One input as a float vector in the rule base's input order.
+def _one_input(model, x):
+    """One input as a float vector in the model's input order.
 
     A mapping (dict), a pandas Series or a one-row DataFrame is matched to
-    :attr:`RuleBase.input_names` by name (labels that are not all strings,
+    the model's ``input_names`` by name (labels that are not all strings,
     such as a DataFrame's default 0..n-1 columns, are taken in order);
     anything else is read as an array.
     """
-    names = list(rule_base.input_names)
+    names = list(model.input_names)
     labels = values = None
     if isinstance(x, Mapping):
         labels, values = list(x.keys()), list(x.values())
@@ -270,7 +344,7 @@ def _one_input(rule_base, x):
                 problems.append(f"misses {missing}")
             if extra:
                 problems.append(f"has unknown name(s) {extra}")
-            raise ValueError(f"x {' and '.join(problems)}; this rule base's inputs are {names}.")
+            raise ValueError(f"x {' and '.join(problems)}; the model's inputs are {names}.")
         by_name = dict(zip(labels, values, strict=True))
         x = [by_name[n] for n in names]
     elif labels is not None:
@@ -280,6 +354,6 @@ def _one_input(rule_base, x):
             )
         x = values
     try:
-        return check_matrix(x, "x", ndim=1, n_columns=rule_base.n_features, owner="this rule base")
+        return check_matrix(x, "x", ndim=1, n_columns=model.n_features, owner="the model")
     except TypeError:
         raise TypeError(f"x must hold numbers (one per input {names}); got {x!r}.") from None

@@ -1,4 +1,4 @@
-"""Rule importance, ranking and pruning.
+"""Rule importance, ranking and pruning, for any model of the analysis protocol.
 
 The importance of rule ``i`` on data ``X`` is its **share of the total
 absolute contribution**, averaged over outputs:
@@ -7,17 +7,24 @@ absolute contribution**, averaged over outputs:
 
     I_i = \\frac{1}{m} \\sum_{o=1}^{m}
           \\frac{\\sum_j |c_{io}(x_j)|}{\\sum_j \\sum_l |c_{lo}(x_j)|},
-    \\qquad c_{io}(x) = \\tilde w_i(x)\\,(A_i x + b_i)_o,
 
-where :math:`\\tilde w_i` is the raw (weighted sum) or normalised (weighted
-average) firing strength. Importances are non-negative and sum to one (an
-output whose contributions are all zero counts as zero for every rule), are
-invariant to the scale of each output, and a rule that never fires on ``X``
-or has a zero consequent there has importance 0.
+where :math:`c_{io}(x)` is the rule's contribution to output ``o``
+(``model.contributions``; in a :class:`~randomts.RuleBase`,
+:math:`\\tilde w_i(x)\\,(A_i x + b_i)_o`, with :math:`\\tilde w_i` the raw
+(weighted sum) or normalised (weighted average) firing strength).
+Importances are non-negative and sum to one (an output whose contributions
+are all zero counts as zero for every rule), are invariant to the scale of
+each output, and a rule that never fires on ``X`` or has a zero consequent
+there has importance 0.
 
-:func:`prune` keeps the ``k`` most important rules and refits their
-consequents by least squares, so the pruned model is the best one on those
-antecedents.
+These functions import no model class: they use the model's
+``n_rules``, ``n_features``, ``n_outputs``, ``contributions(X)`` and
+``subset(rules)`` (the analysis protocol, :mod:`randomts.explain`), so they
+work on a :class:`~randomts.RuleBase` and on any
+:class:`~randomts.FuzzySystem`. :func:`prune` keeps the ``k`` most important
+rules and, given targets, refits their consequents by least squares (a model
+with ``fit_consequents``, the RuleBase), so the pruned model is the best one
+on those antecedents.
 """
 
 from __future__ import annotations
@@ -31,13 +38,13 @@ __all__ = ["rule_importance", "rank_rules", "top_rules", "prune"]
 _CHUNK_ROWS = 4096
 
 
-def rule_importance(rule_base, X) -> np.ndarray:
+def rule_importance(model, X) -> np.ndarray:
     """Each rule's share of the total absolute contribution on ``X``.
 
     Parameters
     ----------
-    rule_base : RuleBase
-        The model.
+    model : RuleBase or FuzzySystem
+        Any model of the analysis protocol.
     X : array-like of shape (n_samples, n_features)
         The data on which importance is measured (e.g. the training inputs).
 
@@ -54,16 +61,16 @@ def rule_importance(rule_base, X) -> np.ndarray:
     >>> rule_importance(rb, [[0.0], [1.0]])
     array([0.75, 0.25])
     """
-    X = check_matrix(X, "X", n_columns=rule_base.n_features, owner="this rule base")
-    totals = np.zeros((rule_base.n_rules, rule_base.n_outputs))
+    X = check_matrix(X, "X", n_columns=model.n_features, owner="the model")
+    totals = np.zeros((model.n_rules, model.n_outputs))
     for start in range(0, X.shape[0], _CHUNK_ROWS):
-        totals += np.abs(rule_base.contributions(X[start : start + _CHUNK_ROWS])).sum(axis=0)
+        totals += np.abs(model.contributions(X[start : start + _CHUNK_ROWS])).sum(axis=0)
     per_output = totals.sum(axis=0)
     shares = np.divide(totals, per_output, out=np.zeros_like(totals), where=per_output > 0)
     return shares.mean(axis=1)
 
 
-def rank_rules(rule_base, X) -> np.ndarray:
+def rank_rules(model, X) -> np.ndarray:
     """Rule indices from most to least important on ``X`` (ties in rule order).
 
     Examples
@@ -73,63 +80,95 @@ def rank_rules(rule_base, X) -> np.ndarray:
     >>> rank_rules(rb, [[0.0]])
     array([1, 2, 0])
     """
-    return np.argsort(-rule_importance(rule_base, X), kind="stable")
+    return np.argsort(-rule_importance(model, X), kind="stable")
 
 
-def top_rules(rule_base, k, X):
+def top_rules(model, k, X):
     """The ``k`` most important rules on ``X``, in order of importance, consequents unchanged.
+
+    Parameters
+    ----------
+    model : RuleBase or FuzzySystem
+        Any model of the analysis protocol.
+    k : int
+        Number of rules to keep, ``1 <= k <= n_rules``.
+    X : array-like of shape (n_samples, n_features)
+        The data on which the rules are ranked.
+
+    Returns
+    -------
+    RuleBase or FuzzySystem
+        ``model.subset`` of the ``k`` rules, most important first.
 
     Examples
     --------
-    >>> from randomts import RuleBase
+    >>> from randomts import FuzzySystem, RuleBase
     >>> rb = RuleBase(centers=[[0.0]] * 3, sigmas=[[1.0]] * 3, intercept=[[1.0], [3.0], [2.0]])
     >>> top_rules(rb, 2, [[0.0]]).intercept
     array([[3.],
            [2.]])
+    >>> [rule.to_text() for rule in top_rules(FuzzySystem.from_rule_base(rb), 2, [[0.0]]).rules]
+    ['if x1 is r2 then y is r2', 'if x1 is r3 then y is r3']
     """
     k = check_int(k, "k", low=1)
-    if k > rule_base.n_rules:
+    if k > model.n_rules:
         raise ValueError(
-            f"The 'k' parameter must be at most n_rules = {rule_base.n_rules}. Got {k} instead."
+            f"The 'k' parameter must be at most n_rules = {model.n_rules}. Got {k} instead."
         )
-    return rule_base.subset(rank_rules(rule_base, X)[:k])
+    return model.subset(rank_rules(model, X)[:k])
 
 
-def prune(rule_base, k, X, Y, *, order=None, solver="lstsq", alpha=0.0):
-    """Keep the ``k`` most important rules on ``X`` and refit their consequents to ``(X, Y)``.
+def prune(model, k, X, Y=None, *, order=None, solver="lstsq", alpha=0.0):
+    """Keep the ``k`` most important rules on ``X``; with targets ``Y``, refit their consequents.
 
     Parameters
     ----------
-    rule_base : RuleBase
-        The model.
+    model : RuleBase or FuzzySystem
+        Any model of the analysis protocol.
     k : int
         Number of rules to keep, ``1 <= k <= n_rules``.
     X : array-like of shape (n_samples, n_features)
         Inputs, used both to rank the rules and to refit.
-    Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-        Targets.
+    Y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+        Targets: refit the kept rules' consequents to ``(X, Y)`` (a model
+        with ``fit_consequents``, the RuleBase). None keeps the consequents
+        (:func:`top_rules`), the only choice for a FuzzySystem.
     order : {0, 1}, optional
-        Consequent order of the refit; defaults to ``rule_base.order``.
+        Consequent order of the refit; defaults to ``model.order``.
     solver, alpha
-        As in :meth:`RuleBase.fit_consequents`.
+        As in :meth:`RuleBase.fit_consequents <randomts.RuleBase.fit_consequents>`.
 
     Returns
     -------
-    RuleBase
+    RuleBase or FuzzySystem
         ``k`` rules, most important first.
+
+    Raises
+    ------
+    TypeError
+        If ``Y`` is given for a model that cannot refit its consequents.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from randomts import RuleBase
+    >>> from randomts import FuzzySystem, RuleBase
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(200, 2)); y = np.sin(2 * X[:, 0]) + X[:, 1]
     >>> full = RuleBase.random(n_features=2, n_rules=30, random_state=0).fit_consequents(X, y)
     >>> small = prune(full, 10, X, y)
     >>> len(small), bool(np.mean((small.predict(X)[:, 0] - y) ** 2) < 1e-2)
     (10, True)
+    >>> len(prune(FuzzySystem.from_rule_base(full), 10, X))
+    10
     """
-    kept = top_rules(rule_base, k, X)
+    kept = top_rules(model, k, X)
+    if Y is None:
+        return kept
+    if not hasattr(kept, "fit_consequents"):
+        raise TypeError(
+            f"The 'Y' parameter refits consequents, which a {type(model).__name__} cannot do; "
+            "got targets Y. Pass Y=None to keep the k most important rules as they are."
+        )
     if order is None:
-        order = rule_base.order
+        order = model.order
     return kept.fit_consequents(X, Y, order=order, solver=solver, alpha=alpha)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from randomts import FuzzySystem
-from randomts.fuzzy.system import Connective, InputVariable, OutputVariable, Proposition, Rule
+from randomts.fuzzy import Connective, FuzzyRule, InputVariable, OutputVariable, Proposition
 from randomts.fuzzy.terms import (
     Bell,
     Concave,
@@ -191,7 +191,7 @@ def _random_rule(rng, inputs, outputs, fis):
             antecedent = Connective(operator, (antecedent, p))
     concluded = [v for v in outputs if rng.random() < 0.7] or [outputs[0]]
     weight = 1.0 if rng.random() < 0.5 else float(rng.uniform(0.1, 1.0))
-    return Rule(antecedent, tuple(proposition(v, True) for v in concluded), weight)
+    return FuzzyRule(antecedent, tuple(proposition(v, True) for v in concluded), weight)
 
 
 def inputs_in_range(system, n_samples, seed, margin=0.1):

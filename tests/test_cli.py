@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import randomts
-from randomts.cli.main import build_parser, main
+from randomts.cli import build_parser, main
 from randomts.io.csv_data import read_csv, write_csv
 
 SUBCOMMANDS = ["generate", "fit", "rules", "predict", "explain", "convert", "plot"]
@@ -376,7 +376,7 @@ def test_the_console_script_runs_end_to_end(tmp_path, data_csv):
     model = tmp_path / "model.fis"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     script = os.path.join(os.path.dirname(sys.executable), "randomts")  # the console script
-    command = [script] if os.path.exists(script) else [sys.executable, "-m", "randomts.cli.main"]
+    command = [script] if os.path.exists(script) else [sys.executable, "-m", "randomts.cli"]
     fit = subprocess.run(
         command
         + [

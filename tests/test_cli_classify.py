@@ -8,7 +8,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 
 import randomts
 from randomts import RandomTSClassifier
-from randomts.cli.main import main
+from randomts.cli import main
 from randomts.io.csv_data import read_csv_text
 
 SPECIES = ["setosa", "versicolor", "virginica"]

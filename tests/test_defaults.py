@@ -13,7 +13,7 @@ from sklearn.preprocessing import StandardScaler
 from randomts import RandomTSRegressor, RuleBase
 from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
-from randomts.fitting.model_selection import ridge_loo
+from randomts.fitting.leave_one_out import ridge_loo
 
 
 def smooth_data(n_samples, n_features, seed=0, noise=0.05):

@@ -9,15 +9,14 @@ import numpy as np
 import pytest
 
 from randomts import RuleBase
-from randomts.cli.main import main
-from randomts.paper.demo import (
+from randomts.cli import main
+from randomts.paper.demo import format_table1, table1_json
+from randomts.paper.experiment import (
     PAPER_TABLE1,
     ROW_KEYS,
     Table1Settings,
     fit_timed,
-    format_table1,
     run_table1,
-    table1_json,
     van_der_pol_dataset,
 )
 
@@ -223,7 +222,7 @@ def test_bad_settings(kwargs, match):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_training_starts_form_a_latin_hypercube_and_the_others_do_not_need_to(seed):
-    from randomts.paper.demo import initial_states, van_der_pol_phases
+    from randomts.paper.experiment import initial_states, van_der_pol_phases
 
     settings = Table1Settings(n_steps=2, initial_box=3.0)
     starts = initial_states(settings, np.random.default_rng(seed), design="latin-hypercube")
@@ -254,9 +253,9 @@ def test_cli_train_design(capsys):
 
 
 def test_cli_choices_are_the_library_options(capsys):
-    from randomts.cli.main import build_parser
+    from randomts.cli import build_parser
     from randomts.dynamics.narx import TARGETS
-    from randomts.paper.demo import TRAIN_DESIGNS
+    from randomts.paper.experiment import TRAIN_DESIGNS
 
     demo = build_parser()._subparsers._group_actions[0].choices["demo"]
     choices = {action.dest: action.choices for action in demo._actions}

@@ -8,7 +8,11 @@ distributed = pytest.importorskip("dask.distributed")
 
 import randomts  # noqa: E402
 from randomts import RandomTSRegressor, RuleBase  # noqa: E402
+from randomts.core.design import stack_coefficients  # noqa: E402
 from randomts.distributed import fit_consequents_dask, fit_estimator_dask  # noqa: E402
+from randomts.fitting.consequents import fit_consequents  # noqa: E402
+
+EPS = np.finfo(float).eps
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +74,61 @@ def test_dask_fit_of_the_ill_conditioned_van_der_pol_data(client, van_der_pol_da
     assert np.mean((rb.predict(X) - Y) ** 2) <= 1e-20
 
 
+@pytest.mark.parametrize("order", [0, 1])
+def test_dask_fit_with_alpha_auto_makes_the_in_memory_choice(client, order):
+    X, Y = data(2, n=2100)
+    antecedents = RuleBase.random(n_features=3, n_outputs=2, n_rules=12, random_state=2)
+    with distributed.get_task_stream(client) as tasks:
+        rb = fit_consequents_dask(
+            antecedents,
+            da.from_array(X, chunks=(300, 3)),
+            da.from_array(Y, chunks=(300, 2)),
+            order=order,
+            alpha="auto",
+            split_every=3,
+            client=client,
+        )
+    whole = fit_consequents(antecedents, X, Y, order=order, alpha="auto")
+    alpha = whole.metadata["alpha"]
+    K = antecedents.design_matrix(X, order=order)
+    n_samples, p = K.shape
+    # The same grid point; the grid's unit, the trace of K^T K (a sum of positive terms), is
+    # summed in another order: within n_samples eps, relative.
+    assert abs(rb.metadata["alpha"] - alpha) <= n_samples * EPS * alpha
+    # The Gram matrix summed in another order moves by at most n_samples eps |K|^T |K|; the
+    # ridge solution by cond(M) times that relative to ||M||, for it and for the prior.
+    M = K.T @ K + alpha * np.eye(p)
+    ratio = np.linalg.norm(np.abs(K).T @ np.abs(K), 2) / np.linalg.norm(M, 2)
+    bound = 4 * n_samples * EPS * np.linalg.cond(M) * ratio
+    gamma = stack_coefficients(rb.coef, rb.intercept, order=order)
+    expected = stack_coefficients(whole.coef, whole.intercept, order=order)
+    assert np.linalg.norm(gamma - expected) <= bound * np.linalg.norm(expected)
+    # minima and maxima are exact whatever the order of the chunks
+    np.testing.assert_array_equal(rb.input_range, whole.input_range)
+    np.testing.assert_array_equal(rb.output_range, whole.output_range)
+    names = [str(task["key"]) for task in tasks.data]
+    assert sum("_chunk_gram" in name for name in names) == 7
+    assert sum("_chunk_loo" in name for name in names) == 7
+
+
+def test_dask_fit_with_alpha_auto_on_fewer_rows_than_unknowns_fits_them_in_memory(client):
+    X, Y = data(3, n=40)  # 12 rules x 4 unknowns > 40 rows: the row space
+    antecedents = RuleBase.random(n_features=3, n_outputs=2, n_rules=12, random_state=3)
+    rb = fit_consequents_dask(
+        antecedents,
+        da.from_array(X, chunks=(10, 3)),
+        da.from_array(Y, chunks=(10, 2)),
+        alpha="auto",
+    )
+    whole = fit_consequents(antecedents, X, Y, alpha="auto")
+    assert abs(rb.metadata["alpha"] - whole.metadata["alpha"]) <= np.spacing(
+        whole.metadata["alpha"]
+    )
+    # the same rows, fitted by the same function: predictions within the rounding of a sum
+    bound = whole.n_rules * EPS * np.abs(whole.contributions(X)).sum(axis=1).max()
+    assert np.abs(rb.predict(X) - whole.predict(X)).max() <= bound
+
+
 def test_estimator_fit_on_dask_arrays(client):
     X, Y = data(3, n=1200, n_outputs=1)
     model = fit_estimator_dask(
@@ -99,6 +158,8 @@ def test_dask_errors():
         fit_consequents_dask(antecedents, X, da.zeros(10), split_every=1)
     with pytest.raises(TypeError, match="antecedents must be a RuleBase"):
         fit_consequents_dask(None, X, da.zeros(10))
+    with pytest.raises(ValueError, match="The 'alpha' parameter must be 'auto' or a float >= 0"):
+        fit_consequents_dask(antecedents, X, da.zeros(10), alpha="loo")
     with pytest.raises(TypeError, match="estimator must be a RandomTSRegressor"):
         fit_estimator_dask(RuleBase.random(3, n_rules=2), X, da.zeros(10))
     with pytest.raises(ValueError, match="same number of rows; got 10 and 9"):

@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import randomts
 from randomts import RandomTSClassifier, RandomTSRegressor
-from randomts.cli.main import main
+from randomts.cli import main
 
 SETTINGS = [
     RandomTSRegressor(n_rules=5, centers="kmeans", random_state=0),

@@ -120,7 +120,7 @@ def test_explain_takes_a_dict_series_or_one_row_frame_by_input_name():
     ):
         e = explain(rule_base, given)
         assert np.array_equal(e.x, x) and np.array_equal(e.contributions, expected.contributions)
-    with pytest.raises(ValueError, match=r"x misses \['c'\]; this rule base's inputs are"):
+    with pytest.raises(ValueError, match=r"x misses \['c'\]; the model's inputs are"):
         explain(rule_base, {"a": 1.0, "b": 2.0})
     with pytest.raises(ValueError, match=r"x has unknown name\(s\) \['d'\]"):
         explain(rule_base, pd.Series({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}))
@@ -136,7 +136,7 @@ def test_explain_takes_a_dict_series_or_one_row_frame_by_input_name():
 
 def test_explain_rejects_bad_inputs():
     rule_base = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1.0, 1.0]])
-    with pytest.raises(ValueError, match="x has 3 features, but this rule base is expecting 2"):
+    with pytest.raises(ValueError, match="x has 3 features, but the model is expecting 2"):
         rule_base.explain([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="The 'top' parameter must be an int in the range"):
         rule_base.explain([1.0, 2.0], top=0)

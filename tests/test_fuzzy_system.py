@@ -11,9 +11,9 @@ from fuzzy_helpers import inputs_in_range, random_system
 
 import randomts
 from randomts import FormatError, FuzzySystem, RuleBase
-from randomts.cli.main import main
+from randomts.cli import main
 from randomts.exceptions import NoRuleFiredWarning
-from randomts.fuzzy.system import InputVariable, OutputVariable, parse_rule
+from randomts.fuzzy import InputVariable, OutputVariable, parse_rule
 from randomts.fuzzy.terms import (
     Bell,
     Constant,
@@ -308,7 +308,13 @@ def test_mamdani_files_are_refused_saying_so(tmp_path):
     "fmt, old, new, line, message",
     [
         ("text", "  R2: if food", "  R3: if food", 13, "expected rule number R2"),
-        ("text", "Trapezoid(0.0, 0.0, 3.0, 7.0)", "Trapezoid(0.0, x, 3.0, 7.0)", 4, "'x' is not"),
+        (
+            "text",
+            "Trapezoid(0.0, 0.0, 3.0, 7.0)",
+            "Trapezoid(0.0, x, 3.0, 7.0)",
+            4,
+            "expected a term parameter at column",
+        ),
         ("text", "then tip is low", "then tip is lower", 12, "output 'tip' has no term 'lower'"),
         ("text", "# AND = min; OR = max", "# AND = min", 2, "expected the line '# AND"),
         ("json", '"conjunction": "min"', '"conjunction": "minimum"', 5, "not a valid fuzzy"),
@@ -365,7 +371,7 @@ def test_cli_rules_shows_the_term_names_of_a_gaussian_file(tmp_path, capsys):
     assert capsys.readouterr().out.rstrip("\n") == named.to_text()
 
 
-def test_cli_predict_evaluates_a_system_and_explain_refuses_it_clearly(tmp_path, capsys):
+def test_cli_predict_and_explain_evaluate_a_system(tmp_path, capsys):
     path = tmp_path / "tipper.fll"
     randomts.save(tipper(), path)
     data = tmp_path / "data.csv"
@@ -374,8 +380,25 @@ def test_cli_predict_evaluates_a_system_and_explain_refuses_it_clearly(tmp_path,
     out = capsys.readouterr().out.split()
     expected = tipper().predict([[2.0, 4.0], [9.0, 8.0]])[:, 0]
     assert out[0] == "tip" and np.allclose([float(v) for v in out[1:]], expected, rtol=1e-12)
-    assert main(["explain", str(path), "--x=2,4"]) == 1
-    assert "holds a general fuzzy system; explain reads rule bases" in capsys.readouterr().err
+    assert main(["explain", str(path), "--x=2,4"]) == 0
+    assert capsys.readouterr().out.strip() == tipper().explain([2.0, 4.0]).to_text().strip()
+
+
+def test_cli_rules_ranks_a_systems_rules_on_data(tmp_path, capsys):
+    path = tmp_path / "tipper.fll"
+    randomts.save(tipper(), path)
+    data = tmp_path / "data.csv"
+    rows = np.random.default_rng(0).uniform(0, 10, size=(40, 2))
+    data.write_text("food,service\n" + "\n".join(f"{a},{b}" for a, b in rows) + "\n")
+    X = rows
+    assert main(["rules", str(path), "--data", str(data), "--top", "2"]) == 0
+    assert capsys.readouterr().out.strip() == tipper().to_text(X=X, top=2).strip()
+    assert main(["rules", str(path), "--data", str(data), "--format", "github"]) == 0
+    table = capsys.readouterr().out
+    assert table.strip() == tipper().table(fmt="github", X=X).strip()
+    assert "importance" in table
+    assert main(["rules", str(path), "--lossless", "--data", str(data)]) == 1
+    assert "--lossless" in capsys.readouterr().err
 
 
 def test_cli_convert_keeps_names_and_ranges(tmp_path, capsys):

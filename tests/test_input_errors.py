@@ -6,7 +6,7 @@ import pytest
 
 import randomts.core.accumulators
 from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
-from randomts.cli.main import main
+from randomts.cli import main
 from randomts.dynamics.narx import NARX
 
 

@@ -4,8 +4,7 @@ import os
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import randomts
 from randomts import FormatError, RuleBase
@@ -221,11 +220,11 @@ GENERAL = [
         [("'gaussmf',[1.5696805003966714 0.001739699561950655]", "'trimf',[0 1 2]")],
         "Triangle(0.0, 1.0, 2.0)",
     ),
-    ("fis", [("4 4, 4 4 (1) : 1", "4 0, 4 4 (1) : 1")], 'R4: if "x1(k)" is r4 then'),
-    ("fis", [("4 4, 4 4 (1) : 1", "4 -4, 4 4 (1) : 1")], '"speed_m/s" is not r4'),
+    ("fis", [("4 4, 4 4 (1) : 1", "4 0, 4 4 (1) : 1")], "R4: if x1(k) is r4 then"),
+    ("fis", [("4 4, 4 4 (1) : 1", "4 -4, 4 4 (1) : 1")], "speed_m/s is not r4"),
     ("fis", [("4 4, 4 4 (1) : 1", "4 4, 4 4 (0.5) : 1")], "with 0.5"),
-    ("fis", [("4 4, 4 4 (1) : 1", "4 4, 4 4 (1) : 2")], '"x1(k)" is r4 or "speed_m/s" is r4'),
-    ("fis", [("4 4, 4 4 (1) : 1", "4.5 4, 4 4 (1) : 1")], '"x1(k)" is r4^5.0'),
+    ("fis", [("4 4, 4 4 (1) : 1", "4 4, 4 4 (1) : 2")], "x1(k) is r4 or speed_m/s is r4"),
+    ("fis", [("4 4, 4 4 (1) : 1", "4.5 4, 4 4 (1) : 1")], "x1(k) is r4^5.0"),
     ("fis", [("AndMethod='prod'", "AndMethod='min'")], "# AND = min"),
     (
         "fis",
@@ -244,12 +243,12 @@ GENERAL = [
             ("if x1_k_ is r4 and speed_m_s is r4", "if x1_k_ is r4 or speed_m_s is r4"),
             ("disjunction: none", "disjunction: Maximum"),
         ],
-        '"x1(k)" is r4 or "speed m/s" is r4',
+        'x1(k) is r4 or "speed m/s" is r4',
     ),
     (
         "fll",
         [("if x1_k_ is r4 and speed_m_s is r4", "if x1_k_ is very r4 and speed_m_s is r4")],
-        '"x1(k)" is very r4',
+        "x1(k) is very r4",
     ),
     ("fll", [("then y1 is r4 and y2 is r4", "then y1 is r4 and y2 is r4 with 0.5")], "with 0.5"),
     ("fll", [("lock-range: false", "lock-range: true")], "lock-range"),

@@ -4,8 +4,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from io_helpers import random_model, relative_error
 
 import randomts
@@ -244,3 +243,69 @@ def test_a_constant_variable_gets_a_range_of_positive_length():
     assert declared[0] == [min(2.0, lows.min()), max(2.0, highs.max())]
     assert declared[1:3] == [[0.0, 1.0], [-1.0, 1.0]]
     assert declared[3:] == [[4.0, 6.0], [0.0, 1.0]]
+
+
+# ------------------------------------------------- one writer per engine format
+
+
+@pytest.mark.parametrize("fmt", ["fis", "fll"])
+@pytest.mark.parametrize(
+    "n_features, n_outputs, normalize, order",
+    [(1, 1, False, 0), (2, 2, True, 1), (3, 2, False, 1), (3, 1, True, 0)],
+)
+def test_a_rule_base_is_written_as_its_fuzzy_system(fmt, n_features, n_outputs, normalize, order):
+    """FIS and FLL have one writer, for FuzzySystem; a RuleBase goes through from_rule_base."""
+    rule_base = random_model(
+        n_features, n_features=n_features, n_outputs=n_outputs, normalize=normalize, order=order
+    ).replace(input_names=["x1(k)", "x_2", "x3"][:n_features])  # names FIS keeps as they are
+    assert rule_base.metadata  # the comment line is written from the system's metadata
+    text = dumps(rule_base, fmt)
+    assert text == dumps(randomts.FuzzySystem.from_rule_base(rule_base), fmt)
+    assert "randomts-metadata: " in text.splitlines()[-1]
+    back = loads(text, fmt)
+    assert back == rule_base and back.metadata == rule_base.metadata
+
+
+@pytest.mark.parametrize("fmt", ["fis", "fll"])
+def test_a_systems_metadata_is_written_and_read_back(fmt):
+    rule_base = random_model(0).replace(input_names=["a", "b", "c"])
+    system = randomts.FuzzySystem.from_rule_base(rule_base).replace(
+        name="general", metadata={"source": "test", "seed": 0}
+    )
+    back = loads(dumps(system, fmt), fmt, system=True)
+    assert back == system and back.metadata == {"source": "test", "seed": 0}
+
+
+@pytest.mark.parametrize("fmt", ["fis", "fll"])
+def test_an_output_named_like_an_input_gets_a_suffix_in_the_file(fmt):
+    """A RuleBase allows an input and an output of one name; a FuzzySystem does not."""
+    rule_base = random_model(1, n_features=2, n_outputs=1).replace(
+        input_names=["y", "u"], output_names=["y"]
+    )
+    back = loads(dumps(rule_base, fmt), fmt)
+    assert back.input_names == ("y", "u") and back.output_names == ("y_2",)
+    X = np.random.default_rng(1).normal(size=(50, 2))
+    assert relative_error(back.predict(X), rule_base, X) <= 1e-12
+
+
+def test_fis_rule_weights_are_written_as_matlab_does_when_all_are_one():
+    rule_base = random_model(2, n_features=2, n_outputs=1).replace(input_names=["a", "b"])
+    rules = [line for line in dumps(rule_base, "fis").splitlines() if line.endswith(" : 1")]
+    assert rules and all(" (1) : " in line for line in rules)
+    system = randomts.FuzzySystem.from_rule_base(rule_base)
+    first = system.rules[0]
+    weighted = system.replace(
+        rules=[type(first)(first.antecedent, first.consequent, 0.1), *system.rules[1:]]
+    )
+    text = dumps(weighted, "fis")
+    assert " (0.1) : 1" in text and " (1.0) : 1" in text  # repr: 0.1 reads back exactly
+    assert loads(text, "fis", system=True) == weighted
+
+
+def test_fll_writes_a_disjunction_no_rule_uses_as_none_only_when_it_reads_back():
+    system = randomts.FuzzySystem.from_rule_base(random_model(3)).replace(name="general")
+    assert "  disjunction: none" in dumps(system, "fll")  # probor: what "none" reads as
+    changed = system.replace(disjunction="max")
+    text = dumps(changed, "fll")
+    assert "  disjunction: Maximum" in text
+    assert loads(text, "fll", system=True) == changed

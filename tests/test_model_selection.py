@@ -5,13 +5,8 @@ import pytest
 from sklearn.linear_model import RidgeCV
 
 from randomts import RuleBase
-from randomts.fitting.model_selection import (
-    LeaveOneOutRidge,
-    ridge_alpha_curve,
-    ridge_loo,
-    select_alpha,
-    select_n_rules,
-)
+from randomts.fitting.leave_one_out import LeaveOneOutRidge, leave_one_out_alpha, ridge_loo
+from randomts.fitting.model_selection import ridge_alpha_curve, select_alpha, select_n_rules
 
 ALPHAS = np.logspace(-6, 2, 9)
 
@@ -199,6 +194,46 @@ def test_the_chosen_ridge_is_the_engines_ridge_fit_at_that_alpha():
         np.testing.assert_allclose(
             K @ selection.coefficients[:, 0], fitted.predict(X)[:, 0], rtol=1e-8, atol=1e-8
         )
+
+
+@pytest.mark.parametrize("n_samples", [400, 40])  # 40 rows < 60 unknowns: the row space
+@pytest.mark.parametrize("normalize", [False, True])
+def test_leave_one_out_alpha_is_ridge_loo_of_the_design_matrix(n_samples, normalize):
+    """K written block by block into the Gram matrix, or formed whole: the same arithmetic."""
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-2, 2, size=(n_samples, 2))
+    Y = np.column_stack([np.sin(X[:, 0]), X[:, 1] ** 2]) + 0.1 * rng.normal(size=(n_samples, 2))
+    antecedents = RuleBase.random(2, n_rules=20, normalize=normalize, random_state=5)
+    selection = leave_one_out_alpha(antecedents, X, Y)
+    whole = ridge_loo(antecedents.design_matrix(X), Y)
+    assert abs(selection.alpha - whole.alpha) <= np.spacing(whole.alpha)
+    for got, expected in [
+        (selection.errors, whole.errors),
+        (selection.coefficients, whole.coefficients),
+        (selection.prior, whole.prior),
+    ]:
+        assert np.abs(got - expected).max() <= np.spacing(np.abs(expected).max())
+    # the prior reproduces each output's mean (the targets' constant part)
+    K = antecedents.design_matrix(X)
+    assert np.abs((K @ selection.prior).mean(axis=0) - Y.mean(axis=0)).max() < 1e-3
+
+
+def test_fitting_takes_any_object_with_a_rule_bases_attributes():
+    """The fitting functions check attributes, not a class, and build through ``replace``."""
+
+    class Wrapped:  # a rule base seen through another object
+        def __init__(self, rule_base):
+            self.rule_base = rule_base
+
+        def __getattr__(self, name):
+            return getattr(self.rule_base, name)
+
+    X = np.random.default_rng(0).uniform(-1, 1, size=(100, 2))
+    rules = RuleBase(centers=[[0.0, 0.0], [1.0, 1.0]], sigmas=[[1.0, 1.0]] * 2)
+    selection, fitted = select_alpha(Wrapped(rules), X, X[:, 0])
+    assert isinstance(fitted, RuleBase) and fitted.n_rules == 2 and selection.prior is None
+    with pytest.raises(TypeError, match=r"antecedents must be a RuleBase; got dict\."):
+        leave_one_out_alpha({"centers": 0}, X, X[:, 0])
 
 
 def test_leave_one_out_ridge_errors():

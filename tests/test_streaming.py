@@ -6,8 +6,10 @@ from threadpoolctl import threadpool_limits
 
 from randomts import RandomTSRegressor, RuleBase
 from randomts.core.accumulators import LeastSquaresAccumulator, merge_r
+from randomts.core.design import stack_coefficients
 from randomts.fitting.consequents import (
     ConsequentStream,
+    fit_consequents,
     fit_consequents_streaming,
     iter_chunks,
     npy_chunks,
@@ -101,6 +103,130 @@ def test_merge_r_of_two_triangles_is_the_r_of_the_stack():
     R = np.triu(merge_r(Ra, Rb))
     stacked = np.vstack([A, B])
     np.testing.assert_allclose(R.T @ R, stacked.T @ stacked, rtol=1e-12)
+
+
+# ---------------------------------------------------------- the one consequent fit
+EPS = np.finfo(float).eps
+
+
+def summation_bound(rule_base, X):
+    """Largest change of a prediction when its sum over the rules runs in another order.
+
+    ``(n_rules - 1) eps sum_i |w_i g_i|`` per row (the classic bound of a reordered sum), the
+    largest over the rows: the tolerance of two computations that do the same arithmetic.
+    """
+    contributions = np.abs(rule_base.contributions(X)).sum(axis=1)  # (n_samples, n_outputs)
+    return rule_base.n_rules * EPS * contributions.max()
+
+
+@pytest.mark.parametrize("standardize", [True, False])
+@pytest.mark.parametrize(
+    "n_samples, n_outputs, order, normalize",
+    [(400, 1, 1, False), (400, 2, 1, True), (400, 2, 0, False), (40, 1, 1, False)],
+)
+def test_fit_consequents_auto_is_the_estimators_auto_route(
+    standardize, n_samples, n_outputs, order, normalize
+):
+    """alpha="auto" chooses the estimator's penalty and gives its rule base (40 rows: the row space)."""
+    X, Y = sine_data(3, n=n_samples, n_outputs=n_outputs)
+    X = 10 * X + 3  # far from standardised
+    params = dict(n_rules=15, order=order, normalize=normalize, standardize=standardize)
+    model = RandomTSRegressor(random_state=4, **params).fit(X, Y)
+    if standardize:  # as fit standardises: U = (X - mean) / std
+        mean, scale = X.mean(axis=0), X.std(axis=0)
+        U = (X - mean) / scale
+    else:
+        U = X
+    antecedents = RandomTSRegressor(random_state=4, **params).draw_antecedents(U, n_outputs)
+    fitted = fit_consequents(antecedents, U, Y, order=order, alpha="auto")
+    # one grid value, computed by the same arithmetic: equal to within its last bit
+    assert abs(fitted.metadata["alpha"] - model.alpha_) <= np.spacing(model.alpha_)
+    if standardize:  # the estimator keeps the rule base in the data's units
+        fitted = fitted.in_original_units(mean, scale)
+    gap = np.abs(model.predict(X).reshape(n_samples, -1) - fitted.predict(X)).max()
+    assert gap <= summation_bound(fitted, X)
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "pinv", "cholesky"])
+@pytest.mark.parametrize("relative_alpha", [1e-6, 1e-3, 1.0])
+@pytest.mark.parametrize("order", [0, 1])
+def test_fit_consequents_with_a_number_is_the_closed_form_ridge(solver, relative_alpha, order):
+    """Gamma = (K^T K + alpha I)^-1 K^T Y, to the accuracy a backward-stable solve promises."""
+    X, Y = sine_data(6, n=500, n_outputs=2)
+    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=12, random_state=6)
+    K = antecedents.design_matrix(X, order=order)
+    p = K.shape[1]
+    alpha = relative_alpha * np.trace(K.T @ K) / p  # in units of the mean eigenvalue of K^T K
+    M = K.T @ K + alpha * np.eye(p)
+    closed_form = np.linalg.solve(M, K.T @ Y)
+    fitted = fit_consequents(antecedents, X, Y, order=order, alpha=alpha, solver=solver)
+    gamma = stack_coefficients(fitted.coef, fitted.intercept, order=order)
+    # Each solution is within c p eps cond(M) of the exact one, relative (a backward-stable solve
+    # of the normal equations; QR and the SVD do better): their gap is within twice that.
+    bound = 2 * p * EPS * np.linalg.cond(M)
+    assert np.linalg.norm(gamma - closed_form) <= bound * np.linalg.norm(closed_form)
+    predictions = fitted.predict(X)
+    scale = np.linalg.norm(K, 2) * np.linalg.norm(closed_form)
+    assert np.abs(predictions - K @ closed_form).max() <= bound * scale + summation_bound(fitted, X)
+
+
+def test_rule_base_fit_consequents_is_fit_consequents():
+    X, Y = sine_data(7, n=300, n_outputs=2)
+    antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=10, random_state=7)
+    for alpha in ("auto", 1e-3):
+        method = antecedents.fit_consequents(X, Y, alpha=alpha)
+        function = fit_consequents(antecedents, X, Y, alpha=alpha)
+        assert np.abs(method.predict(X) - function.predict(X)).max() <= summation_bound(function, X)
+    chosen = antecedents.fit_consequents(X, Y, alpha="auto").metadata["alpha"]
+    assert chosen > 0 and "alpha" not in antecedents.fit_consequents(X, Y).metadata
+    np.testing.assert_array_equal(method.input_range, np.column_stack([X.min(0), X.max(0)]))
+
+
+def test_a_stream_with_a_prior_shrinks_toward_it():
+    """The stream fits Y - K Gamma_0 and adds Gamma_0: the ridge solution shrunk toward Gamma_0."""
+    X, Y = sine_data(8, n=400)
+    antecedents = RuleBase.random(n_features=2, n_rules=8, random_state=8)
+    K = antecedents.design_matrix(X)
+    p = K.shape[1]
+    prior = np.random.default_rng(8).normal(size=(p, 1))
+    alpha = 1e-2 * np.trace(K.T @ K) / p
+    stream = ConsequentStream(antecedents, prior=prior, solver="cholesky")
+    for rows in np.array_split(np.arange(400), 3):
+        stream.update(X[rows], Y[rows])
+    M = K.T @ K + alpha * np.eye(p)
+    expected = prior + np.linalg.solve(M, K.T @ (Y - K @ prior))
+    bound = 2 * p * EPS * np.linalg.cond(M)
+    gamma = stream.coefficients(alpha)
+    assert np.linalg.norm(gamma - expected) <= bound * np.linalg.norm(expected)
+    np.testing.assert_array_equal(stream.rule_base(alpha).output_range, [[Y.min(), Y.max()]])
+
+
+def test_fit_consequents_errors():
+    antecedents = RuleBase.random(n_features=2, n_rules=3, random_state=0)
+    X, y = np.zeros((10, 2)), np.zeros(10)
+    with pytest.raises(TypeError, match=r"antecedents must be a RuleBase; got str\."):
+        fit_consequents("rules", X, y)
+    with pytest.raises(
+        ValueError, match=r"The 'alpha' parameter must be 'auto' or a float >= 0\. Got 'best'"
+    ):
+        fit_consequents(antecedents, X, y, alpha="best")
+    with pytest.raises(ValueError, match=r"'alpha' parameter must be a finite real number"):
+        fit_consequents(antecedents, X, y, alpha=-1.0)
+    with pytest.raises(ValueError, match="The 'solver' parameter must be a str among"):
+        fit_consequents(antecedents, X, y, solver="qr")
+    with pytest.raises(ValueError, match="same number of samples; got 10 and 9"):
+        fit_consequents(antecedents, X, y[:9], alpha="auto")
+    stream = ConsequentStream(antecedents).update(X, y)
+    with pytest.raises(
+        ValueError, match="Got 'auto' instead: the leave-one-out choice reads the rows twice"
+    ):
+        stream.rule_base("auto")
+    with pytest.raises(ValueError, match="reads the rows twice"):
+        fit_consequents_streaming(antecedents, iter_chunks(X, y), alpha="auto")
+    with pytest.raises(ValueError, match=r"prior must have shape \(n_columns, n_outputs\)"):
+        ConsequentStream(antecedents, prior=np.zeros((4, 1)))
+    with pytest.raises(ValueError, match="same antecedents and prior"):
+        stream.merge(ConsequentStream(antecedents, prior=np.zeros((9, 1))))
 
 
 # --------------------------------------------------------------- partial_fit

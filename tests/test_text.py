@@ -5,12 +5,12 @@ import re
 import io_helpers
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import randomts
 from randomts import FormatError, RuleBase
-from randomts.text.rules import LABELS, TABLE_FORMATS, format_rules, linguistic_labels, parse_rules
+from randomts.io.text_format import parse_rules
+from randomts.text import LABELS, TABLE_FORMATS, format_rules, linguistic_labels
 
 
 def random_model(seed, n_rules=5, n_features=3, n_outputs=2, normalize=False, names=None):

@@ -1,5 +1,89 @@
-"""The ``randomts`` command: one module per group of subcommands."""
+"""The ``randomts`` command: parse arguments, call the library, print.
 
-from randomts.cli.main import build_parser, main
+Each group of subcommands has its module: :mod:`~randomts.cli.demo`,
+:mod:`~randomts.cli.models` (``generate``, ``convert``), :mod:`~randomts.cli.fit`,
+:mod:`~randomts.cli.rules` (``rules``, ``predict``, ``explain``) and
+:mod:`~randomts.cli.plot`; :mod:`~randomts.cli.common` holds what they share.
+"""
+
+import argparse
+import sys
+
+from randomts.cli import demo, fit, models, plot, rules
 
 __all__ = ["build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports errors as one line and exit code 2."""
+
+    def error(self, message):
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+# Each subcommand has one ``add_<name>`` function that registers its arguments and
+# its handler; a handler takes the parsed arguments and returns the text to print.
+_SUBCOMMANDS = [
+    demo.add_demo,
+    models.add_generate,
+    fit.add_fit,
+    rules.add_rules,
+    rules.add_predict,
+    rules.add_explain,
+    models.add_convert,
+    plot.add_plot,
+]
+
+
+def build_parser():
+    """The argument parser of the ``randomts`` command.
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["demo", "--rules", "10"]).rules
+    10
+    """
+    from randomts._version import __version__
+
+    parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
+    parser.add_argument("--version", action="version", version=f"randomts {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in _SUBCOMMANDS:
+        add(commands)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; return the exit code (0 ok, 1 error, 2 usage).
+
+    Without arguments, print the usage and the subcommands to stderr and
+    return 2.
+
+    Examples
+    --------
+    >>> main(["demo", "--rules", "0"])
+    1
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        print(build_parser().format_help(), file=sys.stderr, end="")
+        return 2
+    try:
+        args = build_parser().parse_args(argv)
+        output = args.handler(args)
+    except _UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError) as exc:
+        print(f"randomts: error: {exc}", file=sys.stderr)
+        return 1
+    if output:
+        try:
+            print(output)
+        except BrokenPipeError:  # e.g. `randomts rules MODEL | head`
+            sys.stderr.close()
+    return 0

@@ -27,13 +27,10 @@ from typing import NamedTuple
 import numpy as np
 
 from randomts._validation import check_matrix
-from randomts.core import membership as _membership
+from randomts.core.inference import rule_base_jacobian
 from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = ["LinearModel", "jacobian", "linearize", "rule_base_jacobian"]
-
-# Elements of the largest (chunk, n_rules, n_features) work array.
-_CHUNK_ELEMENTS = 1 << 21
 
 
 class LinearModel(NamedTuple):
@@ -52,54 +49,6 @@ class LinearModel(NamedTuple):
     A: np.ndarray
     B: np.ndarray
     O: np.ndarray  # noqa: E741 - the paper's name
-
-
-def rule_base_jacobian(X, centers, sigmas, coef, intercept, *, normalize=False):
-    """Jacobian of a Takagi-Sugeno output with respect to its inputs (pure, over arrays).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Points.
-    centers, sigmas : ndarray of shape (n_rules, n_features)
-        Gaussian antecedents.
-    coef : ndarray of shape (n_rules, n_outputs, n_features)
-        Consequent slopes.
-    intercept : ndarray of shape (n_rules, n_outputs)
-        Consequent constants.
-    normalize : bool, default=False
-        Weighted average (True) or weighted sum (False).
-
-    Returns
-    -------
-    ndarray of shape (n_samples, n_outputs, n_features)
-        ``J[j, m, k] = d f_m / d x_k`` at ``X[j]``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> # f(x) = exp(-x^2 / 2) (2 x + 1): f'(0) = 2
-    >>> rule_base_jacobian(np.array([[0.0]]), np.zeros((1, 1)), np.ones((1, 1)),
-    ...                    np.array([[[2.0]]]), np.array([[1.0]]))
-    array([[[2.]]])
-    """
-    n_samples, n_features = X.shape
-    n_rules, n_outputs = intercept.shape
-    J = np.empty((n_samples, n_outputs, n_features))
-    inverse_variances = 1.0 / (sigmas * sigmas)
-    step = max(1, _CHUNK_ELEMENTS // (n_rules * (n_features + n_outputs)))
-    for start in range(0, n_samples, step):
-        Xc = X[start : start + step]
-        W = _membership.firing_strengths(Xc, centers, sigmas, normalize=normalize)
-        D = (centers[None, :, :] - Xc[:, None, :]) * inverse_variances[None, :, :]
-        rule_outputs = np.einsum("imk,jk->jim", coef, Xc) + intercept[None, :, :]
-        if normalize:
-            rule_outputs -= np.einsum("ji,jim->jm", W, rule_outputs)[:, None, :]
-        # weight before multiplying by D: a rule with w_i = 0 adds exactly 0, however far away
-        weighted = W[:, :, None] * rule_outputs
-        J[start : start + step] = np.einsum("jim,jik->jmk", weighted, D, optimize=True)
-        J[start : start + step] += np.einsum("ji,imk->jmk", W, coef, optimize=True)
-    return J
 
 
 def jacobian(model, X):

@@ -35,8 +35,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import validate_numeric_data
 from randomts.core.sampling import default_width_range
-from randomts.estimators.records import STATE_KEY
-from randomts.estimators.regressor import RandomTSRegressor, _jsonable, _recorded_params
+from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
+from randomts.estimators.regressor import RandomTSRegressor
 
 __all__ = ["RandomTSClassifier"]
 
@@ -300,7 +300,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
                 "class": type(self).__name__,
                 "feature_names_in": None if names is None else [str(n) for n in names],
                 "classifier": {
-                    "params": _jsonable(self.get_params()),
+                    "params": jsonable(self.get_params()),
                     "classes": {"array": classes.tolist(), "dtype": classes.dtype.str},
                     "temperature": float(self.temperature_),
                 },
@@ -340,7 +340,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
                 f"of {regressor.rule_base_.n_outputs} scores"
             )
         known = cls().get_params()
-        model = cls(**_recorded_params(record.get("params"), known))
+        model = cls(**recorded_params(record.get("params"), known))
         # a damaged record fails here, not in predict
         model._regressor(regressor.n_features_in_)._validate_hyperparameters()
         if names is not None:

@@ -8,8 +8,13 @@ Within a chunk, the rows of ``K`` are written a block of 512 (QR) or 2048
 (Gram) rows at a time straight into the factor's update
 (:func:`randomts.core.design.design_rows_writer`,
 :func:`randomts.core.accumulators.fold_rows`), by ``n_jobs`` threads: ``K`` is
-never materialised, whatever the chunk size. :meth:`randomts.RuleBase.fit_consequents`
-is one :class:`ConsequentStream` fed all the rows at once.
+never materialised, whatever the chunk size.
+
+:func:`fit_consequents` is the one fit of the consequents of rows in memory,
+which :meth:`randomts.RuleBase.fit_consequents`, the estimators and the
+refinement call: at a fixed ``alpha`` it is one :class:`ConsequentStream`
+fed all the rows at once; with ``alpha="auto"`` the exact leave-one-out
+ridge of :func:`randomts.fitting.leave_one_out.leave_one_out_alpha`.
 
 The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
 and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
@@ -25,11 +30,133 @@ import numpy as np
 from randomts._threads import effective_n_jobs
 from randomts._validation import check_int, check_int_option, check_matrix, check_option, check_real
 from randomts.core.accumulators import LeastSquaresAccumulator
-from randomts.core.design import design_rows_writer, split_coefficients
+from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
-from randomts.fuzzy.rulebase import RuleBase
+from randomts.fitting.leave_one_out import leave_one_out_alpha
+from randomts.fitting.protocol import check_alpha, check_rule_base, with_consequents
 
-__all__ = ["ConsequentStream", "iter_chunks", "npy_chunks", "fit_consequents_streaming"]
+__all__ = [
+    "ConsequentStream",
+    "fit_consequents",
+    "fit_consequents_streaming",
+    "iter_chunks",
+    "npy_chunks",
+]
+
+
+def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_jobs=None):
+    """Fit the consequents of fixed antecedents to data, in one shot.
+
+    Solves ``min ||K Gamma - Y||^2 + alpha ||Gamma||^2`` (``K`` the design
+    matrix of the antecedents on ``X``), with ``alpha`` given or chosen by
+    exact leave-one-out error, and returns the rule base with those
+    consequents. ``K`` is never formed whole: its rows are written a block
+    at a time into the factor the solve needs.
+
+    Parameters
+    ----------
+    antecedents : RuleBase
+        The rules whose consequents are fitted (their consequents are ignored).
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Targets; 1-D means one output.
+    order : {0, 1}, default=1
+        0: constant consequents (an ELM with RBF nodes); 1: linear.
+    alpha : "auto" or float, default=0.0
+        A float ``>= 0``: that ridge penalty, shrinking toward zero, solved
+        by ``solver`` (one :class:`ConsequentStream` fed every row).
+        ``"auto"``: the penalty of least leave-one-out error on a grid of 25
+        values from ``1e-10`` to ``1e2`` times the mean eigenvalue of
+        ``K^T K``, the consequents shrunk toward those that best reproduce
+        the targets' mean
+        (:func:`randomts.fitting.leave_one_out.leave_one_out_alpha`); it
+        is recorded in the result's ``metadata["alpha"]``.
+    solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
+        Least-squares solver of a float ``alpha`` (see
+        :mod:`randomts.core.solvers`); ``"auto"`` does not use it.
+    n_jobs : int, optional
+        Threads folding stripes of rows at once (default one; see
+        ``randomts._threads.effective_n_jobs``). The result does not depend on it.
+
+    Returns
+    -------
+    RuleBase
+        Built by ``antecedents.replace``: the same antecedents, the fitted
+        consequents, :attr:`~randomts.RuleBase.input_range` and
+        :attr:`~randomts.RuleBase.output_range` those of ``X`` and ``Y``, and
+        the output names of the antecedents when their number matches
+        (else ``y1..ym``).
+
+    Raises
+    ------
+    TypeError
+        If ``antecedents`` is not a rule base.
+    ValueError
+        For a parameter out of range, or with a float ``alpha`` if no rule
+        fires on any row (every firing strength is 0).
+    MemoryError
+        Before allocating, if the least-squares factor cannot fit in memory.
+
+    See Also
+    --------
+    fit_consequents_streaming : the same fit from rows in chunks.
+    randomts.distributed.fit_consequents_dask : from dask arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2)); y = np.sin(3 * X[:, 0]) + 0.05 * rng.normal(size=200)
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> K = antecedents.design_matrix(X)
+
+    A fixed penalty is the ridge solution:
+
+    >>> ridge = fit_consequents(antecedents, X, y, alpha=1e-2)
+    >>> gamma = np.linalg.solve(K.T @ K + 1e-2 * np.eye(K.shape[1]), K.T @ y)
+    >>> round(float(np.max(np.abs(ridge.predict(X)[:, 0] - K @ gamma))), 10)
+    0.0
+
+    ``"auto"`` picks a point of the grid, in units of the mean eigenvalue of ``K^T K``:
+
+    >>> auto = fit_consequents(antecedents, X, y, alpha="auto")
+    >>> round(float(np.log10(auto.metadata["alpha"] / (len(X) * np.mean(K**2)))), 1)
+    -6.5
+    >>> exact = fit_consequents(antecedents, X, y)  # alpha=0: least squares
+    >>> [round(float(np.sqrt(np.mean((rb.predict(X)[:, 0] - y) ** 2))), 3)
+    ...  for rb in (exact, ridge, auto)]
+    [0.045, 0.082, 0.047]
+    """
+    check_rule_base(antecedents)
+    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+    if Y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+        )
+    order = check_int_option(order, "order", (0, 1))
+    check_option(solver, "solver", SOLVERS)
+    alpha = check_alpha(alpha)
+    if alpha != "auto":
+        # the fitting engine (randomts.core.accumulators) folds the rows of K, written block by
+        # block, into the factor of [K Y]; the stream also records the ranges of X and Y
+        stream = ConsequentStream(
+            antecedents, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs
+        )
+        return stream.update(X, Y).rule_base(alpha)
+    selection = leave_one_out_alpha(antecedents, X, Y, order=order, n_jobs=n_jobs)
+    metadata = antecedents.metadata
+    metadata["alpha"] = selection.alpha
+    return with_consequents(
+        antecedents,
+        selection.coefficients,
+        order=order,
+        input_range=_data_range(X),
+        output_range=_data_range(Y),
+        metadata=metadata,
+    )
 
 
 class ConsequentStream:
@@ -49,6 +176,11 @@ class ConsequentStream:
     n_jobs : int, optional
         Threads folding each chunk (default one; see
         ``randomts._threads.effective_n_jobs``). The result does not depend on it.
+    prior : ndarray of shape (n_columns, n_outputs), optional
+        Coefficients ``Gamma_0`` the ridge shrinks toward instead of zero (e.g.
+        the ``prior`` of
+        :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`): the
+        stream fits ``Y - K Gamma_0`` and adds ``Gamma_0`` to the solution.
 
     Attributes
     ----------
@@ -76,16 +208,25 @@ class ConsequentStream:
     True
     """
 
-    def __init__(self, antecedents, n_outputs=1, *, order=1, solver="lstsq", n_jobs=None):
-        if not isinstance(antecedents, RuleBase):
-            raise TypeError(f"antecedents must be a RuleBase; got {type(antecedents).__name__}.")
-        self.antecedents = antecedents
+    def __init__(
+        self, antecedents, n_outputs=1, *, order=1, solver="lstsq", n_jobs=None, prior=None
+    ):
+        self.antecedents = check_rule_base(antecedents)
         self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
         self.order = check_int_option(order, "order", (0, 1))
         self.solver = check_option(solver, "solver", SOLVERS)
         self.n_jobs = effective_n_jobs(n_jobs)
         n_rules, n_features = antecedents.n_rules, antecedents.n_features
         n_columns = n_rules * (n_features + 1) if self.order == 1 else n_rules
+        self.prior = self._prior_model = None
+        if prior is not None:
+            self.prior = check_matrix(prior, "prior", allow_1d=True, column_label="outputs")
+            if self.prior.shape != (n_columns, self.n_outputs):
+                raise ValueError(
+                    f"prior must have shape (n_columns, n_outputs) = ({n_columns}, "
+                    f"{self.n_outputs}); got {np.shape(prior)}."
+                )
+            self._prior_model = with_consequents(antecedents, self.prior, order=self.order)
         self.accumulator = LeastSquaresAccumulator(
             n_columns,
             self.n_outputs,
@@ -116,12 +257,15 @@ class ConsequentStream:
                 f"Y must have shape (n_rows, n_outputs) = ({X.shape[0]}, {self.n_outputs}); "
                 f"got {Y.shape}."
             )
+        ranges = _data_range(X), _data_range(Y)
+        if self._prior_model is not None:  # the part of Y that the prior leaves
+            Y = Y - self._prior_model.predict(X)
         rb = self.antecedents
         write = design_rows_writer(
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
         )
         self.accumulator.update_rows(write, X.shape[0], n_jobs=self.n_jobs)
-        self._widen_ranges(_data_range(X), _data_range(Y))
+        self._widen_ranges(*ranges)
         return self
 
     def _widen_ranges(self, input_range, output_range):
@@ -131,16 +275,27 @@ class ConsequentStream:
         self.input_range, self.output_range = input_range, output_range
 
     def merge(self, other):
-        """Fold in another stream over the same antecedents (other rows); returns self."""
-        if not isinstance(other, ConsequentStream) or other.antecedents != self.antecedents:
-            raise ValueError("Can only merge a ConsequentStream over the same antecedents.")
+        """Fold in another stream over the same antecedents and prior (other rows); returns self."""
+        if (
+            not isinstance(other, ConsequentStream)
+            or other.antecedents != self.antecedents
+            or (other.prior is None) != (self.prior is None)
+            or (self.prior is not None and not np.array_equal(other.prior, self.prior))
+        ):
+            raise ValueError(
+                "Can only merge a ConsequentStream over the same antecedents and prior."
+            )
         self.accumulator.merge(other.accumulator)
         if other.input_range is not None:
             self._widen_ranges(other.input_range, other.output_range)
         return self
 
     def coefficients(self, alpha=0.0):
-        """The stacked solution ``Gamma`` of the rows seen so far, shape (n_columns, n_outputs)."""
+        """The stacked solution ``Gamma`` of the rows seen so far, shape (n_columns, n_outputs).
+
+        With a ``prior``, the ridge solution shrunk toward it: ``Gamma_0`` plus
+        the ridge solution of ``Y - K Gamma_0``.
+        """
         if self.n_samples == 0:
             raise ValueError("No rows have been seen yet: call update(X, Y) first.")
         if not self.accumulator.fires():
@@ -150,7 +305,8 @@ class ConsequentStream:
                 "rule's centre (in units of its width): standardise them (e.g. "
                 "RandomTSRegressor(standardize=True)) or draw centres and widths on their scale."
             )
-        return self.accumulator.solve(check_real(alpha, "alpha", low=0.0))
+        gamma = self.accumulator.solve(_check_stream_alpha(alpha))
+        return gamma if self.prior is None else gamma + self.prior
 
     def rule_base(self, alpha=0.0, *, output_names=None):
         """The antecedents with the consequents fitted to every row seen so far.
@@ -167,14 +323,10 @@ class ConsequentStream:
         -------
         RuleBase
         """
-        gamma = self.coefficients(alpha)
-        rb = self.antecedents
-        coef, intercept = split_coefficients(gamma, rb.n_rules, rb.n_features, order=self.order)
-        if output_names is None and self.n_outputs == rb.n_outputs:
-            output_names = rb.output_names
-        return rb.replace(
-            coef=coef,
-            intercept=intercept,
+        return with_consequents(
+            self.antecedents,
+            self.coefficients(alpha),
+            order=self.order,
             output_names=output_names,
             input_range=self.input_range,
             output_range=self.output_range,
@@ -185,6 +337,18 @@ class ConsequentStream:
             f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, "
             f"order={self.order}, solver={self.solver!r}, n_samples={self.n_samples})"
         )
+
+
+def _check_stream_alpha(alpha):
+    """``alpha`` as a float ``>= 0``; ``"auto"`` is refused with the way to it."""
+    if isinstance(alpha, str) and alpha == "auto":
+        raise ValueError(
+            "The 'alpha' parameter must be a float >= 0 for consequents accumulated in a stream. "
+            "Got 'auto' instead: the leave-one-out choice reads the rows twice; use "
+            "fit_consequents(antecedents, X, Y, alpha='auto') on rows in memory, or "
+            "randomts.distributed.fit_consequents_dask on dask arrays."
+        )
+    return check_real(alpha, "alpha", low=0.0)
 
 
 def _data_range(values):
@@ -358,7 +522,7 @@ def fit_consequents_streaming(
     >>> bool(np.allclose(rb.predict(X), antecedents.fit_consequents(X, y).predict(X)))
     True
     """
-    alpha = check_real(alpha, "alpha", low=0.0)
+    alpha = _check_stream_alpha(alpha)
     stream = None
     for X, Y in _with_progress(chunks, progress):
         if stream is None:

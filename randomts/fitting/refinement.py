@@ -12,7 +12,8 @@ pure functions give them:
   of ANFIS (Jang, 1993) done with a Gauss-Newton trust region
   (:func:`scipy.optimize.least_squares`) and an analytic Jacobian.
 
-The refined model is an ordinary :class:`~randomts.RuleBase`.
+The refined model is an ordinary :class:`~randomts.RuleBase`, built by the
+``replace`` of the one given.
 
 The variable-projection problem
 -------------------------------
@@ -72,8 +73,9 @@ from randomts.core import membership as _membership
 from randomts.core.accumulators import LeastSquaresAccumulator, ridge_cholesky
 from randomts.core.design import design_matrix, split_coefficients
 from randomts.core.sampling import check_random_state
+from randomts.fitting.consequents import fit_consequents
 from randomts.fitting.model_selection import select_alpha
-from randomts.fuzzy.rulebase import RuleBase
+from randomts.fitting.protocol import check_rule_base
 
 __all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
 
@@ -172,6 +174,26 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
         fill = np.median(spread[good, k]) if good.any() else 1.0
         spread[~good, k] = fill
     return centers * scale + mean, width_factor * spread * scale
+
+
+def _antecedents_like(rule_base, centers, sigmas, n_outputs):
+    """These antecedents, built by ``rule_base.replace``, in its mode and with nothing else of it.
+
+    Zero consequents for ``n_outputs`` outputs, default names, no metadata
+    and no recorded ranges.
+    """
+    n_rules, n_features = centers.shape
+    return rule_base.replace(
+        centers=centers,
+        sigmas=sigmas,
+        coef=np.zeros((n_rules, n_outputs, n_features)),
+        intercept=np.zeros((n_rules, n_outputs)),
+        input_names=None,
+        output_names=None,
+        metadata={},
+        input_range=None,
+        output_range=None,
+    )
 
 
 def _unpack(theta, n_rules, n_features):
@@ -328,8 +350,7 @@ def variable_projection_residual(rule_base, X, Y, *, order=1, alpha):
     >>> bool(np.linalg.norm(J.T @ r) > 0)  # not at a stationary point
     True
     """
-    if not isinstance(rule_base, RuleBase):
-        raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
+    check_rule_base(rule_base, "rule_base")
     X, Y = _check_data(rule_base, X, Y)
     order = check_int_option(order, "order", (0, 1))
     alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
@@ -511,8 +532,7 @@ def refine_antecedents(
     >>> bool(record["validation_mse_end"] <= record["validation_mse_start"])
     True
     """
-    if not isinstance(rule_base, RuleBase):
-        raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
+    check_rule_base(rule_base, "rule_base")
     X, Y = _check_data(rule_base, X, Y)
     n_iter = check_int(n_iter, "n_iter", low=0)
     order = check_int_option(order, "order", (0, 1))
@@ -567,11 +587,7 @@ def refine_antecedents(
     theta0 = _theta(rule_base, mean, scale)
     n_rules, n_features = rule_base.n_rules, rule_base.n_features
     if alpha is None:
-        start = RuleBase(
-            *_unpack(theta0, n_rules, n_features),
-            normalize=rule_base.normalize,
-            n_outputs=Y.shape[1],
-        )
+        start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
         train = splits[0][0]
         grid = train.size * _ALPHA_GRID_PER_ROW
         centred = Y_train[train] - (Y_train[train].mean(axis=0) if rule_base.normalize else 0.0)
@@ -629,15 +645,22 @@ def refine_antecedents(
 
     final = problem_on(final_rows)
     centers, sigmas = final.unpack(theta)
-    refined = RuleBase(centers, sigmas, normalize=rule_base.normalize, n_outputs=Y.shape[1])
-    if rule_base.normalize:  # the weighted average reproduces the mean exactly: shrink toward it
+    refined = _antecedents_like(rule_base, centers, sigmas, Y.shape[1])
+    if rule_base.normalize:
+        # the weighted average reproduces the mean exactly: the ridge fit of the centred
+        # targets, which the descent solved at theta, plus their mean
         coef, intercept = split_coefficients(
             final.state(theta)[4], n_rules, n_features, order=order
         )
         refined = refined.replace(coef=coef, intercept=intercept + final.offset)
     else:
-        refined = refined.fit_consequents(
-            U_all[final_rows], Y_train[final_rows], order=order, solver="cholesky", alpha=alpha
+        refined = fit_consequents(
+            refined,
+            U_all[final_rows],
+            Y_train[final_rows],
+            order=order,
+            alpha=alpha,
+            solver="cholesky",
         )
     metadata = rule_base.metadata
     metadata["refinement"] = {

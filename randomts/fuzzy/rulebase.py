@@ -19,17 +19,15 @@ from functools import cached_property
 
 import numpy as np
 
-from randomts._threads import effective_n_jobs, parallel_map, scratch
 from randomts._validation import (
     check_int,
-    check_int_option,
     check_matrix,
     check_option,
     check_pair,
-    check_real,
 )
-from randomts.core import membership as _membership
+from randomts.core import inference, membership as _membership
 from randomts.core.design import design_matrix
+from randomts.core.inference import inference_constants
 from randomts.core.sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
@@ -39,21 +37,11 @@ from randomts.core.sampling import (
     sigmas_to_widths,
     widths_to_sigmas,
 )
-from randomts.core.solvers import SOLVERS
 
 __all__ = ["RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
 
 #: Where :meth:`RuleBase.random` takes centres from: two distributions, or rows of data.
 RANDOM_CENTERS = ("normal", "uniform", "samples", "data")
-
-# Blocks of rows per predict thread, at least: fewer are not worth a thread's start-up.
-_MIN_BLOCKS_PER_THREAD = 4
-# Units of blocks per predict thread, at least, handed out as the threads ask for them.
-_UNITS_PER_THREAD = 2
-# Entries of W @ theta kept before they are combined with the inputs into outputs: the
-# combination is a few small array operations, whose calls cost as much as their arithmetic
-# when made block by block (0.2 ms of a 3.7 ms predict at N = 10^4, h = 100, n = 2).
-_COMBINE_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -326,20 +314,8 @@ class RuleBase:
 
     @cached_property
     def _inference_constants(self):
-        """``(linear, theta, 1 / sigmas)`` for :meth:`predict`, computed once per rule base.
-
-        ``theta`` is ``intercept`` for constant consequents; for linear ones it
-        stacks every output's slopes and constant, laid out (input k, output), so
-        that one GEMM per block, ``W @ theta``, gives all of them and each input's
-        slice is one strided view.
-        """
-        linear = self.order == 1
-        if linear:
-            theta = np.concatenate([self._coef, self._intercept[:, :, None]], axis=2)
-            theta = theta.transpose(0, 2, 1).reshape(self.n_rules, -1)
-        else:
-            theta = self._intercept
-        return linear, _frozen(theta), _frozen(1.0 / self._sigmas)
+        """The kernel's constants (:func:`randomts.core.inference.inference_constants`), once."""
+        return inference_constants(self._coef, self._intercept, self._sigmas)
 
     def __len__(self) -> int:
         return self.n_rules
@@ -835,74 +811,14 @@ class RuleBase:
 
     def _predict(self, X, n_jobs=None):
         """:meth:`predict` on inputs already checked: a float64 matrix of the right width."""
-        n_samples, n_features = X.shape
-        n_outputs = self.n_outputs
-        Y = np.empty((n_samples, n_outputs))
-        linear, theta, inv_sigmas = self._inference_constants
-        # Blocks of BLOCK_ELEMENTS strengths, in buffers reused across blocks so that the
-        # strengths and the GEMM's output stay in cache. With n_jobs threads, units of whole
-        # blocks are handed out to threads as they ask (NumPy releases the GIL in its loops
-        # and GEMMs); each row's arithmetic is the same whatever the threads, so the output is too.
-        step = max(1, min(n_samples, _membership.BLOCK_ELEMENTS // self.n_rules))
-        n_blocks = -(-n_samples // step)
-        n_threads = 1
-        if n_blocks >= 2 * _MIN_BLOCKS_PER_THREAD:  # small inputs (a free run's steps): no query
-            n_threads = max(1, min(effective_n_jobs(n_jobs), n_blocks // _MIN_BLOCKS_PER_THREAD))
-
-        # A unit: blocks whose rows of W @ theta are combined into outputs at once, and
-        # with several threads at most a share of 1 / (_UNITS_PER_THREAD * n_threads), so
-        # that a thread slowed by a busy core leaves its part to the others.
-        unit_blocks = max(1, _COMBINE_ELEMENTS // (step * theta.shape[1]))
-        if n_threads > 1:
-            unit_blocks = max(1, min(unit_blocks, n_blocks // (_UNITS_PER_THREAD * n_threads)))
-        unit_rows = unit_blocks * step
-
-        def run(unit):  # in whichever thread asks for the unit
-            with np.errstate(over="ignore"):  # (per thread) an overflow gives w = 0: exact
-                # buffers of the thread, reused by all its blocks (and by its next call)
-                strengths = scratch("predict strengths", (step, self.n_rules))
-                work = scratch("predict work", (step, self.n_rules))
-                mixed = scratch("predict mixed", (min(unit_rows, n_samples), theta.shape[1]))
-                total = scratch("predict total", (mixed.shape[0],))
-                term = scratch("predict term", (mixed.shape[0],))
-                unit_start = unit * unit_rows
-                unit_stop = min(unit_start + unit_rows, n_samples)
-                for start in range(unit_start, unit_stop, step):
-                    rows = slice(start, min(start + step, n_samples))
-                    Xc = X[rows]
-                    m = Xc.shape[0]
-                    if self._normalize:
-                        W = _membership.firing_strengths(
-                            Xc, self._centers, self._sigmas, normalize=True
-                        )
-                    else:
-                        W = strengths[:m]
-                        _membership._log_strengths_block(Xc, self._centers, inv_sigmas, W, work[:m])
-                        np.exp(W, out=W)
-                    if linear:
-                        offset = start - unit_start
-                        np.matmul(W, theta, out=mixed[offset : offset + m])
-                    else:
-                        np.matmul(W, theta, out=Y[rows])
-                if linear:
-                    _combine(mixed, X, Y, unit_start, unit_stop, total, term)
-
-        def _combine(mixed, X, Y, start, stop, total, term):
-            """``Y[start:stop] = W beta + sum_k x_k (W alpha_k)`` from ``mixed = W @ theta``.
-
-            Output by output, over whole columns: operations on the (rows, n_outputs)
-            views would run NumPy's inner loops n_outputs long, 4x slower (measured).
-            """
-            m = stop - start
-            total, term, Xc = total[:m], term[:m], X[start:stop]
-            for o in range(n_outputs):
-                np.copyto(total, mixed[:m, n_features * n_outputs + o])
-                for k in range(n_features):
-                    total += np.multiply(mixed[:m, k * n_outputs + o], Xc[:, k], out=term)
-                Y[start:stop, o] = total
-
-        parallel_map(run, -(-n_blocks // unit_blocks), n_threads)
-        return Y
+        return inference.predict(
+            X,
+            self._centers,
+            self._sigmas,
+            self._inference_constants,
+            normalize=self._normalize,
+            n_jobs=n_jobs,
+        )
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
         """The paper's block matrix ``K`` of this rule base's antecedents on ``X``.
@@ -920,7 +836,8 @@ class RuleBase:
         """Fit the consequents of these antecedents to data, in one shot.
 
         Solves ``Gamma = K^+ Y`` (or its ridge version) and returns a new rule
-        base with the same antecedents and the fitted consequents.
+        base with the same antecedents and the fitted consequents: this is
+        :func:`randomts.fitting.consequents.fit_consequents` on this rule base.
 
         Parameters
         ----------
@@ -932,8 +849,10 @@ class RuleBase:
             0: constant consequents (an ELM with RBF nodes); 1: linear.
         solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
             See :mod:`randomts.core.solvers`.
-        alpha : float, default=0.0
-            Ridge penalty.
+        alpha : "auto" or float, default=0.0
+            Ridge penalty; ``"auto"`` chooses it by exact leave-one-out error,
+            as :class:`~randomts.RandomTSRegressor` does, and records it in the
+            result's ``metadata["alpha"]``.
         n_jobs : int, optional
             Threads folding stripes of rows at once (default one; see
             ``randomts._threads.effective_n_jobs``). The result does not
@@ -961,22 +880,9 @@ class RuleBase:
         >>> bool(np.max(np.abs(rb.predict([[0.3, -0.7]])[0, 0] - 2.1)) < 1e-12)
         True
         """
-        X = check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
-        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-        if Y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
-            )
-        order = check_int_option(order, "order", (0, 1))
-        check_option(solver, "solver", SOLVERS)
-        alpha = check_real(alpha, "alpha", low=0.0)
-        from randomts.fitting.consequents import ConsequentStream
+        from randomts.fitting.consequents import fit_consequents
 
-        # One path for every fit: the fitting engine (randomts.core.accumulators) folds the rows
-        # of K, written block by block, into the factor of [K Y]; K is never formed. The
-        # stream also records the ranges of X and Y.
-        stream = ConsequentStream(self, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs)
-        return stream.update(X, Y).rule_base(alpha)
+        return fit_consequents(self, X, Y, order=order, alpha=alpha, solver=solver, n_jobs=n_jobs)
 
     # ------------------------------------------------------------------- text
     def to_text(
@@ -1001,7 +907,7 @@ class RuleBase:
         lossless : bool, default=False
             True: the text of the TXT format (:func:`randomts.text.rules.format_rules`
             with every digit, ``G(c, s)`` sets and constants at x = 0), which
-            :func:`randomts.text.rules.parse_rules` reads back bit for bit; the other
+            :func:`randomts.io.text_format.parse_rules` reads back bit for bit; the other
             arguments must then keep their defaults (``precision`` 4 or None).
 
         See Also
@@ -1113,7 +1019,9 @@ class RuleBase:
     def prune(self, k, X, Y, *, order=None, solver="lstsq", alpha=0.0) -> RuleBase:
         """Keep the ``k`` most important rules and refit their consequents.
 
-        See :func:`randomts.importance.prune`; a fitted estimator has
+        See :func:`randomts.importance.prune`: the rules are ranked on ``X``
+        and the consequents of the kept ones refitted by :meth:`fit_consequents`
+        (``alpha`` a float or ``"auto"``). A fitted estimator has
         :meth:`randomts.RandomTSRegressor.prune`, which returns an estimator.
 
         Examples
@@ -1146,9 +1054,16 @@ class RuleBase:
         >>> rb.jacobian([[0.0]])  # d/dx exp(-x^2/2) (2x + 1) at 0
         array([[[2.]]])
         """
-        from randomts.dynamics.linearization import jacobian
-
-        return jacobian(self, X)
+        one_point = np.ndim(X) == 1
+        J = inference.rule_base_jacobian(
+            self._check_X(np.atleast_2d(X) if one_point else X),
+            self._centers,
+            self._sigmas,
+            self._coef,
+            self._intercept,
+            normalize=self._normalize,
+        )
+        return J[0] if one_point else J
 
 
 def as_rule_base(model, caller="this function"):

@@ -28,11 +28,15 @@ Inference, for every row ``x`` of ``X``:
    GNU Octave and pyfuzzylite 8 do this; MATLAB ignores ``AggMethod`` in Sugeno
    systems, which equals ``"sum"``.
 4. ``wtsum``: ``y = sum_T d_T z_T(x)``; ``wtaver``: the same divided by
-   ``sum_T d_T``. Where no rule fires a weighted average is undefined: the
-   output is NaN (or the output's ``default``) and a
-   :class:`~randomts.exceptions.NoRuleFiredWarning` is issued. A weighted
-   sum is then 0, the empty sum, as in GNU Octave (pyfuzzylite 8 returns NaN
-   there), or the output's ``default`` if it has one.
+   ``sum_T d_T``. Where no rule fires, the answer is the one of
+   :mod:`randomts.fuzzy` (the same for :class:`~randomts.RuleBase`): a
+   weighted sum is 0, the empty sum, as in GNU Octave (pyfuzzylite 8 returns
+   NaN there), or the output's ``default`` if it has one; a weighted average
+   is NaN (or the ``default``) with a
+   :class:`~randomts.exceptions.NoRuleFiredWarning`.
+
+A system of :class:`~randomts.RuleBase`'s shape (:meth:`FuzzySystem.rule_base_mismatch`
+is None) predicts through the rule base's kernel, bit for bit.
 
 Hedges are defined on [0, 1]; a degree outside it (an unbounded ``sum``
 norm, weights or heights above 1) can make a hedge undefined: that rule then
@@ -71,625 +75,31 @@ array([[10. ],
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 
 from randomts._validation import check_matrix
 from randomts.exceptions import NoRuleFiredWarning, UndefinedDegreeWarning
-from randomts.fuzzy.terms import Constant, Gaussian, Linear, Term
-
-__all__ = [
-    "FuzzySystem",
-    "InputVariable",
-    "OutputVariable",
-    "Proposition",
-    "Connective",
-    "Rule",
-    "parse_rule",
-    "NORMS",
-    "HEDGES",
-]
-
-
-# ----------------------------------------------------------------------- norms
-
-
-def _drastic_product(a, b):
-    return np.where(np.maximum(a, b) == 1.0, np.minimum(a, b), 0.0)
-
-
-def _drastic_sum(a, b):
-    return np.where(np.minimum(a, b) == 0.0, np.maximum(a, b), 1.0)
-
-
-def _hamacher_product(a, b):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(a + b != 0.0, (a * b) / (a + b - a * b), 0.0)
-
-
-def _hamacher_sum(a, b):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(a * b != 1.0, (a + b - 2.0 * a * b) / (1.0 - a * b), 1.0)
-
-
-#: Binary norms by name; a norm of several operands folds from the left.
-NORMS = {
-    "min": np.minimum,
-    "prod": lambda a, b: a * b,
-    "bounded_difference": lambda a, b: np.maximum(0.0, a + b - 1.0),
-    "drastic_product": _drastic_product,
-    "einstein_product": lambda a, b: (a * b) / (2.0 - (a + b - a * b)),
-    "hamacher_product": _hamacher_product,
-    "nilpotent_minimum": lambda a, b: np.where(a + b > 1.0, np.minimum(a, b), 0.0),
-    "max": np.maximum,
-    "probor": lambda a, b: a + b - a * b,
-    "bounded_sum": lambda a, b: np.minimum(1.0, a + b),
-    "drastic_sum": _drastic_sum,
-    "einstein_sum": lambda a, b: (a + b) / (1.0 + a * b),
-    "hamacher_sum": _hamacher_sum,
-    "nilpotent_maximum": lambda a, b: np.where(a + b < 1.0, np.maximum(a, b), 1.0),
-    "normalized_sum": lambda a, b: (a + b) / np.maximum(1.0, a + b),
-    "sum": lambda a, b: a + b,
-}
-
-
-def _fold(name, values):
-    norm = NORMS[name]
-    result = values[0]
-    for value in values[1:]:
-        result = norm(result, value)
-    return result
-
-
-# ---------------------------------------------------------------------- hedges
-
-
-def _seldom(x):
-    return np.where(x <= 0.5, np.sqrt(0.5 * x), 1.0 - np.sqrt(0.5 * (1.0 - x)))
-
-
-def _extremely(x):
-    return np.where(x <= 0.5, 2.0 * x**2, 1.0 - 2.0 * (1.0 - x) ** 2)
-
-
-#: Named hedges (fuzzylite's); a float ``p`` is the power ``m^p``.
-HEDGES = {
-    "not": lambda x: 1.0 - x,
-    "very": np.square,
-    "somewhat": np.sqrt,
-    "seldom": _seldom,
-    "extremely": _extremely,
-    "any": np.ones_like,
-}
-_CANONICAL_POWERS = {2.0: "very", 0.5: "somewhat"}
-_KEYWORDS = {"if", "then", "is", "and", "or", "with", *HEDGES}
-
-
-def _apply_hedges(hedges, values):
-    for hedge in reversed(hedges):
-        values = HEDGES[hedge](values) if isinstance(hedge, str) else np.power(values, hedge)
-    return values
-
-
-def _check_hedges(hedges):
-    if isinstance(hedges, str):
-        hedges = hedges.split()
-    out = []
-    for k, hedge in enumerate(hedges):
-        if isinstance(hedge, str):
-            if hedge not in HEDGES:
-                raise ValueError(
-                    f"Unknown hedge {hedge!r}; hedges are {', '.join(HEDGES)} or a power > 0."
-                )
-            out.append(hedge)
-            continue
-        if isinstance(hedge, bool) or not isinstance(hedge, (int, float, np.floating)):
-            raise TypeError(f"A hedge is a name or a number; got {hedge!r}.")
-        power = float(hedge)
-        if not (math.isfinite(power) and power > 0):
-            raise ValueError(f"A power hedge must be finite and > 0; got {power!r}.")
-        if k != len(hedges) - 1:
-            raise ValueError("A power hedge applies to the term itself: it must come last.")
-        out.append(_CANONICAL_POWERS.get(power, power))
-    if "any" in out[:-1]:
-        raise ValueError("The hedge 'any' must come last (it replaces the term).")
-    return tuple(out)
-
-
-# ----------------------------------------------------------------------- rules
-
-
-def _name_text(name):
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", name) and name.lower() not in _KEYWORDS:
-        return name
-    return json.dumps(name, ensure_ascii=False)
-
-
-def _power_text(power, precision):
-    from randomts.text.rules import format_number
-
-    return "^" + format_number(power, precision)
-
-
-@dataclass(frozen=True)
-class Proposition:
-    """``variable is [hedges] term``: one clause of a rule.
-
-    Parameters
-    ----------
-    variable : str
-        The variable's name.
-    term : str or None
-        The term's name; None only with the hedge ``any``.
-    hedges : tuple, default ()
-        Hedge names (outermost first) and, last, an optional power.
-
-    Examples
-    --------
-    >>> Proposition("food", "bad", ("not", "very")).to_text()
-    'food is not very bad'
-    >>> Proposition("x", "Low", (3.0,)).to_text()
-    'x is Low^3.0'
-    """
-
-    variable: str
-    term: str | None
-    hedges: tuple = ()
-
-    def __post_init__(self):
-        if not isinstance(self.variable, str) or not self.variable:
-            raise TypeError(
-                f"A proposition's variable must be a non-empty str; got {self.variable!r}."
-            )
-        hedges = _check_hedges(self.hedges)
-        object.__setattr__(self, "hedges", hedges)
-        if hedges and hedges[-1] == "any":
-            if self.term is not None:
-                raise ValueError(f"'{self.variable} is any' takes no term; got {self.term!r}.")
-        elif not isinstance(self.term, str) or not self.term:
-            raise TypeError(
-                f"The proposition on {self.variable!r} needs a term name; got {self.term!r}."
-            )
-
-    def to_text(self, precision=None) -> str:
-        """The proposition as rule text."""
-        words = [_name_text(self.variable), "is"]
-        power = ""
-        for hedge in self.hedges:
-            if isinstance(hedge, str):
-                words.append(hedge)
-            else:
-                power = _power_text(hedge, precision)
-        if self.term is not None:
-            words.append(_name_text(self.term) + power)
-        return " ".join(words)
-
-
-@dataclass(frozen=True)
-class Connective:
-    """Operands joined by ``and`` or ``or`` (nested connectives of the same kind are flattened).
-
-    Examples
-    --------
-    >>> a, b, c = (Proposition(v, "T") for v in "abc")
-    >>> Connective("or", (a, Connective("and", (b, c)))).to_text()
-    'a is T or b is T and c is T'
-    >>> Connective("and", (Connective("or", (a, b)), c)).to_text()
-    '(a is T or b is T) and c is T'
-    """
-
-    operator: str
-    operands: tuple
-
-    def __post_init__(self):
-        if self.operator not in ("and", "or"):
-            raise ValueError(f"A connective is 'and' or 'or'; got {self.operator!r}.")
-        flat = []
-        for operand in self.operands:
-            if not isinstance(operand, (Proposition, Connective)):
-                raise TypeError(f"An operand must be a Proposition or Connective; got {operand!r}.")
-            if isinstance(operand, Connective) and operand.operator == self.operator:
-                flat.extend(operand.operands)
-            else:
-                flat.append(operand)
-        if len(flat) < 2:
-            raise ValueError(f"'{self.operator}' needs at least two operands; got {len(flat)}.")
-        object.__setattr__(self, "operands", tuple(flat))
-
-    def to_text(self, precision=None) -> str:
-        """The expression as rule text, with parentheses only where needed."""
-        parts = []
-        for operand in self.operands:
-            text = operand.to_text(precision)
-            if isinstance(operand, Connective) and self.operator == "and":
-                text = f"({text})"
-            parts.append(text)
-        return f" {self.operator} ".join(parts)
-
-
-def _power_of(proposition):
-    """The largest power (at least 1) that a proposition's hedges raise a degree to."""
-    powers = [h for h in proposition.hedges if not isinstance(h, str)]
-    powers += [2.0 for h in proposition.hedges if h == "very"]
-    return max([1.0, *powers])
-
-
-def _propositions(node):
-    if isinstance(node, Proposition):
-        return [node]
-    return [p for operand in node.operands for p in _propositions(operand)]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """``if antecedent then consequent [with weight]``.
-
-    Parameters
-    ----------
-    antecedent : Proposition or Connective
-    consequent : tuple of Proposition
-        One proposition per concluded output (each output at most once).
-    weight : float, default 1.0
-        Multiplies the antecedent's value; finite and >= 0.
-
-    Examples
-    --------
-    >>> rule = parse_rule("if x is A and y is not B then z is C with 0.5")
-    >>> rule.weight, rule.to_text()
-    (0.5, 'if x is A and y is not B then z is C with 0.5')
-    """
-
-    antecedent: Proposition | Connective
-    consequent: tuple
-    weight: float = 1.0
-
-    def __post_init__(self):
-        if not isinstance(self.antecedent, (Proposition, Connective)):
-            raise TypeError(
-                f"A rule's antecedent must be a Proposition or Connective; got {self.antecedent!r}."
-            )
-        consequent = tuple(self.consequent)
-        if not consequent or not all(isinstance(p, Proposition) for p in consequent):
-            raise ValueError("A rule's consequent must be one or more Propositions.")
-        names = [p.variable for p in consequent]
-        if len(set(names)) != len(names):
-            raise ValueError(f"A rule concludes each output at most once; got {names}.")
-        if any(p.term is None for p in consequent):
-            raise ValueError("A conclusion needs a term ('any' concludes nothing).")
-        weight = float(self.weight)
-        if not (math.isfinite(weight) and weight >= 0):
-            raise ValueError(f"A rule's weight must be finite and >= 0; got {self.weight!r}.")
-        object.__setattr__(self, "consequent", consequent)
-        object.__setattr__(self, "weight", weight)
-
-    def to_text(self, precision=None) -> str:
-        """The rule in fuzzylite's syntax (names quoted as JSON when they are not plain)."""
-        from randomts.text.rules import format_number
-
-        text = f"if {self.antecedent.to_text(precision)} then " + " and ".join(
-            p.to_text(precision) for p in self.consequent
-        )
-        if self.weight != 1.0:
-            text += f" with {format_number(self.weight, precision)}"
-        return text
-
-
-_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"(?:\^[^\s()]+)?|\(|\)|[^\s()]+)')
-_NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
-# Deepest nesting of parentheses a rule may have (the parser and evaluation recurse on it).
-_MAX_NESTING = 64
-
-
-class _Tokens:
-    def __init__(self, text):
-        self.items, position = [], 0
-        text = text.rstrip()
-        while position < len(text):
-            match = _TOKEN.match(text, position)
-            if not match:
-                raise ValueError(f"cannot read the rule from {text[position : position + 20]!r}")
-            self.items.append(match.group(1))
-            position = match.end()
-        self.index = 0
-        self.depth = 0  # of open parentheses
-
-    def peek(self):
-        return self.items[self.index] if self.index < len(self.items) else None
-
-    def word(self):
-        token = self.peek()
-        return token.lower() if token is not None and not token.startswith('"') else token
-
-    def take(self, what):
-        token = self.peek()
-        if token is None:
-            raise ValueError(f"the rule ends where {what} was expected")
-        self.index += 1
-        return token
-
-    def expect(self, keyword):
-        token = self.take(f"'{keyword}'")
-        if token.lower() != keyword:
-            raise ValueError(f"expected '{keyword}', found {token!r}")
-
-
-def _name(token, what):
-    if token.startswith('"'):
-        try:
-            value = json.loads(token)
-        except ValueError:
-            raise ValueError(f"{what} {token!r} is not a valid quoted name") from None
-        return value
-    if token.lower() in _KEYWORDS or token in ("(", ")"):
-        raise ValueError(f"expected {what}, found {token!r}")
-    return token
-
-
-def _term_and_power(token):
-    power = None
-    if token.startswith('"'):
-        end = token.rfind('"')
-        name_token, rest = token[: end + 1], token[end + 1 :]
-    else:
-        name_token, _, rest = token.rpartition("^") if "^" in token else (token, "", "")
-        rest = "^" + rest if rest else ""
-    if rest:
-        if not _NUMBER.match(rest[1:]):
-            raise ValueError(f"the power after '^' in {token!r} is not a number")
-        power = float(rest[1:])
-    return _name(name_token, "a term name"), power
-
-
-def _proposition(tokens):
-    variable = _name(tokens.take("a variable name"), "a variable name")
-    tokens.expect("is")
-    hedges = []
-    while tokens.word() in HEDGES:
-        hedge = tokens.take("a hedge").lower()
-        hedges.append(hedge)
-        if hedge == "any":
-            return Proposition(variable, None, tuple(hedges))
-    term, power = _term_and_power(tokens.take("a term name"))
-    if power is not None:
-        hedges.append(power)
-    return Proposition(variable, term, tuple(hedges))
-
-
-def _expression(tokens):
-    operands = [_conjunction(tokens)]
-    while tokens.word() == "or":
-        tokens.take("'or'")
-        operands.append(_conjunction(tokens))
-    return operands[0] if len(operands) == 1 else Connective("or", tuple(operands))
-
-
-def _conjunction(tokens):
-    operands = [_factor(tokens)]
-    while tokens.word() == "and":
-        tokens.take("'and'")
-        operands.append(_factor(tokens))
-    return operands[0] if len(operands) == 1 else Connective("and", tuple(operands))
-
-
-def _factor(tokens):
-    if tokens.peek() == "(":
-        tokens.take("'('")
-        tokens.depth += 1
-        if tokens.depth > _MAX_NESTING:
-            raise ValueError(f"the rule nests parentheses more than {_MAX_NESTING} deep")
-        node = _expression(tokens)
-        if tokens.take("')'") != ")":
-            raise ValueError("expected ')'")
-        tokens.depth -= 1
-        return node
-    return _proposition(tokens)
-
-
-def parse_rule(text) -> Rule:
-    """Read a rule written in fuzzylite's syntax: ``if <antecedent> then <conclusions> with <w>``.
-
-    Keywords are case-insensitive; names that are not plain words are written
-    as JSON strings (``"temp (C)" is high``); ``Term^p`` is a power hedge.
-
-    Raises
-    ------
-    ValueError
-        Naming what was expected and what was found.
-
-    Examples
-    --------
-    >>> parse_rule("IF x is A OR (y is B AND z is any) THEN out is very T").to_text()
-    'if x is A or y is B and z is any then out is very T'
-    >>> parse_rule("if x is A then")
-    Traceback (most recent call last):
-    ...
-    ValueError: the rule ends where a variable name was expected
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"A rule must be a str; got {type(text).__name__}.")
-    tokens = _Tokens(text)
-    tokens.expect("if")
-    antecedent = _expression(tokens)
-    tokens.expect("then")
-    consequent = [_proposition(tokens)]
-    while tokens.word() == "and":
-        tokens.take("'and'")
-        consequent.append(_proposition(tokens))
-    weight = 1.0
-    if tokens.word() == "with":
-        tokens.take("'with'")
-        token = tokens.take("a weight")
-        if not _NUMBER.match(token):
-            raise ValueError(f"the weight {token!r} is not a number")
-        weight = float(token)
-    if tokens.peek() is not None:
-        raise ValueError(f"unexpected {tokens.peek()!r} after the rule")
-    return Rule(antecedent, tuple(consequent), weight)
-
-
-# ------------------------------------------------------------------- variables
-
-
-def _check_range(value, owner):
-    try:
-        low, high = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"The range of {owner} must be a pair (low, high); got {value!r}."
-        ) from None
-    if math.isnan(low) or math.isnan(high) or low > high:
-        raise ValueError(f"The range of {owner} must be low <= high; got {value!r}.")
-    return (low, high)
-
-
-def _check_terms(terms, owner, allowed):
-    items = list(terms.items()) if isinstance(terms, dict) else list(terms)
-    out = {}
-    for item in items:
-        try:
-            name, term = item
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"The terms of {owner} must be name -> Term pairs; got {item!r}."
-            ) from None
-        if not isinstance(name, str) or not name.strip():
-            raise TypeError(f"A term name of {owner} must be a non-empty str; got {name!r}.")
-        if not isinstance(term, allowed):
-            kinds = (
-                " or ".join(a.__name__ for a in allowed)
-                if isinstance(allowed, tuple)
-                else (allowed.__name__)
-            )
-            raise TypeError(f"Term {name!r} of {owner} must be a {kinds}; got {term!r}.")
-        if name in out:
-            raise ValueError(f"{owner} has two terms named {name!r}.")
-        out[name] = term
-    return out
-
-
-class _Variable:
-    _fields: tuple = ()
-
-    def __eq__(self, other):
-        if type(self) is not type(other):
-            return NotImplemented
-        return all(_same(getattr(self, f), getattr(other, f)) for f in self._fields)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return (
-            f"{type(self).__name__}({self.name!r}, terms=[{', '.join(map(repr, self.terms))}], "
-            f"range={self.range!r})"
-        )
-
-
-def _same(a, b):
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    return a == b
-
-
-class InputVariable(_Variable):
-    """An input: a name, named membership-function terms and a range.
-
-    Parameters
-    ----------
-    name : str
-    terms : dict of str -> Term, or sequence of (name, Term)
-        Input terms of :mod:`randomts.fuzzy.terms` (not Constant or Linear).
-    range : (float, float)
-        The nominal range ``low <= high``.
-    lock_range : bool, default False
-        Clip inputs to the range before evaluating (fuzzylite's ``lock-range``).
-
-    Examples
-    --------
-    >>> from randomts.fuzzy.terms import Triangle
-    >>> x = InputVariable("x", {"low": Triangle(0, 0, 1)}, range=(0, 1))
-    >>> x
-    InputVariable('x', terms=['low'], range=(0.0, 1.0))
-    """
-
-    _fields = ("name", "terms", "range", "lock_range")
-
-    def __init__(self, name, terms, range, *, lock_range=False):
-        if not isinstance(name, str) or not name.strip():
-            raise TypeError(f"A variable's name must be a non-empty str; got {name!r}.")
-        self.name = name
-        owner = f"input {name!r}"
-        input_terms = tuple(t for t in Term.__subclasses__() if t not in (Constant, Linear))
-        self.terms = _check_terms(terms, owner, input_terms)
-        self.range = _check_range(range, owner)
-        self.lock_range = bool(lock_range)
-
-
-class OutputVariable(_Variable):
-    """An output: a name, named Constant or Linear terms, a range and how rules combine.
-
-    Parameters
-    ----------
-    name : str
-    terms : dict of str -> Constant or Linear, or sequence of (name, term)
-    range : (float, float)
-    defuzzifier : {"wtaver", "wtsum"}, default "wtaver"
-        Weighted average or weighted sum of the concluded terms.
-    aggregation : str, default "sum"
-        The S-norm that combines the degrees of rules concluding the same
-        term (a name of ``NORMS``).
-    default : float, default nan
-        The output where no rule fires (fuzzylite's ``default``); without
-        it, NaN for ``wtaver`` and 0 for ``wtsum``.
-    lock_range : bool, default False
-        Clip the output to the range (fuzzylite's ``lock-range``).
-
-    Examples
-    --------
-    >>> from randomts.fuzzy.terms import Constant
-    >>> OutputVariable("y", {"a": Constant(1.0)}, range=(0, 1)).defuzzifier
-    'wtaver'
-    """
-
-    _fields = ("name", "terms", "range", "defuzzifier", "aggregation", "default", "lock_range")
-
-    def __init__(
-        self,
-        name,
-        terms,
-        range,
-        *,
-        defuzzifier="wtaver",
-        aggregation="sum",
-        default=float("nan"),
-        lock_range=False,
-    ):
-        if not isinstance(name, str) or not name.strip():
-            raise TypeError(f"A variable's name must be a non-empty str; got {name!r}.")
-        self.name = name
-        owner = f"output {name!r}"
-        self.terms = _check_terms(terms, owner, (Constant, Linear))
-        self.range = _check_range(range, owner)
-        if defuzzifier not in ("wtaver", "wtsum"):
-            raise ValueError(
-                f"The 'defuzzifier' of {owner} must be 'wtaver' or 'wtsum'; got {defuzzifier!r}."
-            )
-        if aggregation not in NORMS:
-            raise ValueError(
-                f"The 'aggregation' of {owner} must be one of {sorted(NORMS)}; got {aggregation!r}."
-            )
-        self.defuzzifier, self.aggregation = defuzzifier, aggregation
-        self.default = float(default)
-        if math.isinf(self.default):
-            raise ValueError(f"The 'default' of {owner} must be finite or NaN; got {default!r}.")
-        self.lock_range = bool(lock_range)
-
-
-# ---------------------------------------------------------------------- system
+from randomts.fuzzy.norms import NORMS, apply_hedges, fold
+from randomts.fuzzy.rules import (
+    Connective,
+    FuzzyRule,
+    Proposition,
+    parse_rule,
+    power_of,
+    propositions,
+)
+from randomts.fuzzy.terms import Constant, Gaussian, Linear
+from randomts.fuzzy.variables import (
+    InputVariable,
+    OutputVariable,
+    declared_ranges,
+    variable_ranges,
+)
+
+__all__ = ["FuzzySystem"]
 
 
 class FuzzySystem:
@@ -699,7 +109,7 @@ class FuzzySystem:
     ----------
     inputs : sequence of InputVariable
     outputs : sequence of OutputVariable
-    rules : sequence of Rule or str
+    rules : sequence of FuzzyRule or str
         Strings are read with ``parse_rule``.
     conjunction : str, default "prod"
         The norm of ``and`` (a name of ``NORMS``).
@@ -768,7 +178,7 @@ class FuzzySystem:
         for k, rule in enumerate(rules, start=1):
             try:
                 rule = parse_rule(rule) if isinstance(rule, str) else rule
-                if not isinstance(rule, Rule):
+                if not isinstance(rule, FuzzyRule):
                     raise TypeError(f"expected a Rule or a str, got {type(rule).__name__}")
                 self._check_rule(rule)
             except (TypeError, ValueError) as exc:
@@ -787,7 +197,7 @@ class FuzzySystem:
                     )
 
     def _check_rule(self, rule):
-        for proposition in _propositions(rule.antecedent):
+        for proposition in propositions(rule.antecedent):
             if proposition.variable not in self._input_index:
                 raise ValueError(f"{proposition.variable!r} is not an input variable")
             variable = self.inputs[self._input_index[proposition.variable]]
@@ -917,8 +327,8 @@ class FuzzySystem:
             for variable in self.outputs:
                 total, degrees, largest, numbers = 0.0, 0.0, -1.0, ()
                 for rule in self.rules:
-                    clauses = _propositions(rule.antecedent)
-                    exponent = sum(_power_of(p) for p in clauses)
+                    clauses = propositions(rule.antecedent)
+                    exponent = sum(power_of(p) for p in clauses)
                     degree = rule.weight * len(clauses) * np.exp(exponent * log_height)
                     for proposition in rule.consequent:
                         if proposition.variable != variable.name:
@@ -928,7 +338,7 @@ class FuzzySystem:
                             value = abs(term.constant) + float(np.abs(term.coefficients) @ box)
                         else:
                             value = abs(term.value)
-                        power = _power_of(proposition)  # of the conclusion's hedges
+                        power = power_of(proposition)  # of the conclusion's hedges
                         concluded = degree**power if degree > 1 else degree
                         part = concluded * value
                         total, degrees = total + part, degrees + concluded
@@ -951,14 +361,25 @@ class FuzzySystem:
                         cache[key] = self.inputs[k].terms[node.term](X[:, k])
                     base = cache[key]
                 with np.errstate(invalid="ignore"):
-                    return _apply_hedges(node.hedges, base)
+                    return apply_hedges(node.hedges, base)
             norm = self.conjunction if node.operator == "and" else self.disjunction
-            return _fold(norm, [value(operand) for operand in node.operands])
+            return fold(norm, [value(operand) for operand in node.operands])
 
         return np.stack([rule.weight * value(rule.antecedent) for rule in self.rules], axis=1)
 
-    def firing_strengths(self, X) -> np.ndarray:
-        """Each rule's degree (weight times antecedent) at every row of ``X``.
+    def firing_strengths(self, X, *, normalize=False) -> np.ndarray:
+        """Each rule's degree (weight times antecedent) at every row of ``X``, raw or normalised.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs, columns in the order of :attr:`input_names`.
+        normalize : bool, default False
+            Divide each row by its sum over the rules (a row where no rule
+            fires stays 0): the weights of a weighted average whose rules
+            all conclude every output with the ``"sum"`` aggregation and no
+            hedge. The exact part each rule takes in every output is
+            :meth:`contributions`.
 
         Returns
         -------
@@ -967,12 +388,20 @@ class FuzzySystem:
         Examples
         --------
         >>> from randomts import RuleBase
-        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
+        >>> rb = RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [1.0]], intercept=[[2.0], [1.0]])
         >>> FuzzySystem.from_rule_base(rb).firing_strengths([[0.0], [1.0]]).round(4)
-        array([[1.    ],
-               [0.6065]])
+        array([[1.    , 0.6065],
+               [0.6065, 1.    ]])
+        >>> FuzzySystem.from_rule_base(rb).firing_strengths([[0.5]], normalize=True)
+        array([[0.5, 0.5]])
         """
-        return self._firing(self._check_X(X))
+        if not isinstance(normalize, (bool, np.bool_)):
+            raise TypeError(f"The 'normalize' parameter must be a bool; got {normalize!r}.")
+        W = self._firing(self._check_X(X))
+        if not normalize:
+            return W
+        total = W.sum(axis=1, keepdims=True)
+        return np.divide(W, total, out=np.zeros_like(W), where=total > 0)
 
     def rule_outputs(self, X) -> np.ndarray:
         """What each rule concludes for each output at every row of ``X`` (NaN: no conclusion).
@@ -1033,6 +462,9 @@ class FuzzySystem:
         output 'y'; it is NaN there.
         """
         X = self._check_X(X)
+        kernel = self._kernel
+        if kernel is not None:
+            return kernel.predict(X)
         W = self._firing(X)
         undefined = set()
         Y = np.empty((len(X), self.n_outputs))
@@ -1043,7 +475,7 @@ class FuzzySystem:
                     if proposition.variable == variable.name:
                         w = W[:, r]
                         with np.errstate(invalid="ignore"):
-                            degree = np.where(w > 0, _apply_hedges(proposition.hedges, w), 0.0)
+                            degree = np.where(w > 0, apply_hedges(proposition.hedges, w), 0.0)
                         if np.isnan(w).any() or np.isnan(degree).any():
                             undefined.add(r + 1)
                         degree = np.nan_to_num(degree, nan=0.0, neginf=0.0, posinf=1.0)
@@ -1051,7 +483,7 @@ class FuzzySystem:
             numerator = np.zeros(len(X))
             denominator = np.zeros(len(X))
             for term_name, degrees in groups.items():
-                degree = _fold(variable.aggregation, degrees)
+                degree = fold(variable.aggregation, degrees)
                 numerator = numerator + degree * variable.terms[term_name].evaluate(X)
                 denominator = denominator + degree
             empty = denominator == 0
@@ -1088,6 +520,19 @@ class FuzzySystem:
             )
         return Y
 
+    @property
+    def _kernel(self):
+        """The :class:`~randomts.RuleBase` this system is, whose kernel predicts; None if it is not one.
+
+        Kept with the parts it was made of, and made again if any was replaced.
+        """
+        parts = (self.inputs, self.outputs, self.rules, self.conjunction, self.disjunction)
+        cached = self.__dict__.get("_kernel_cache")
+        if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
+            kernel = None if self.rule_base_mismatch() is not None else self.to_rule_base()
+            cached = self.__dict__["_kernel_cache"] = (parts, kernel)
+        return cached[1]
+
     # --------------------------------------------------------- conversions
     @classmethod
     def from_rule_base(cls, rule_base) -> FuzzySystem:
@@ -1095,9 +540,9 @@ class FuzzySystem:
 
         Each rule ``i`` gets a Gaussian term ``r<i>`` on every input and a
         Linear (Constant for order 0) term ``r<i>`` on every output; AND is
-        ``prod``; ranges are those written to FIS and FLL files. Where no
-        rule fires (all degrees underflow) a weighted-average RuleBase
-        answers with its nearest rule, the FuzzySystem with NaN.
+        ``prod``; ranges are those written to FIS and FLL files. The system
+        predicts through the rule base's kernel (:meth:`predict`), so its
+        outputs equal the rule base's bit for bit.
 
         Examples
         --------
@@ -1110,7 +555,6 @@ class FuzzySystem:
         True
         """
         from randomts.fuzzy.rulebase import RuleBase
-        from randomts.io._base import variable_ranges
 
         if not isinstance(rule_base, RuleBase):
             raise TypeError(f"from_rule_base expects a RuleBase; got {type(rule_base).__name__}.")
@@ -1143,7 +587,9 @@ class FuzzySystem:
             props = tuple(Proposition(name, f"r{i + 1}") for name in rule_base.input_names)
             antecedent = props[0] if len(props) == 1 else Connective("and", props)
             rules.append(
-                Rule(antecedent, tuple(Proposition(n, f"r{i + 1}") for n in rule_base.output_names))
+                FuzzyRule(
+                    antecedent, tuple(Proposition(n, f"r{i + 1}") for n in rule_base.output_names)
+                )
             )
         return cls(inputs, outputs, rules, name="randomts", metadata=rule_base.metadata)
 
@@ -1222,7 +668,6 @@ class FuzzySystem:
         True
         """
         from randomts.fuzzy.rulebase import RuleBase
-        from randomts.io._base import declared_ranges
 
         problem = self.rule_base_mismatch()
         if problem is not None:
@@ -1265,7 +710,7 @@ class FuzzySystem:
         )
 
     # ---------------------------------------------------------------- text
-    def to_text(self, precision=4) -> str:
+    def to_text(self, precision=4, *, X=None, top=None) -> str:
         """The system as text: variables with their terms and ranges, then the rules.
 
         Parameters
@@ -1273,6 +718,15 @@ class FuzzySystem:
         precision : int or None, default 4
             Significant digits of the numbers; None writes every digit (the
             ``.txt`` format, which reads back bit for bit).
+        X : array-like of shape (n_samples, n_features), optional
+            Data: list the rules by importance on ``X`` (:meth:`importance`,
+            as a percentage after the rule's label), most important first.
+        top : int, optional
+            With ``X``: only the ``top`` most important rules.
+
+        See Also
+        --------
+        randomts.text.system.format_system : the layout.
 
         Examples
         --------
@@ -1299,4 +753,250 @@ class FuzzySystem:
         """
         from randomts.text.system import format_system
 
-        return format_system(self, precision)
+        return format_system(self, precision, X=X, top=top)
+
+    # ------------------------------------------- analysis (randomts.explain)
+    @property
+    def normalize(self):
+        """bool or None: every output a weighted average (True), a weighted sum (False), or a mix (None)."""
+        defuzzifiers = {variable.defuzzifier for variable in self.outputs}
+        if len(defuzzifiers) > 1:
+            return None
+        return defuzzifiers.pop() == "wtaver"
+
+    @property
+    def input_range(self) -> np.ndarray:
+        """ndarray (n_features, 2): ``[low, high]`` of each input variable."""
+        return np.array([variable.range for variable in self.inputs], dtype=float)
+
+    @property
+    def output_range(self) -> np.ndarray:
+        """ndarray (n_outputs, 2): ``[low, high]`` of each output variable."""
+        return np.array([variable.range for variable in self.outputs], dtype=float)
+
+    def contributions(self, X) -> np.ndarray:
+        """Each rule's part of each output at every row of ``X``: they add up to :meth:`predict`.
+
+        For an output ``y``, the rules that conclude the same term ``T`` share
+        that term's degree ``d_T`` (their hedged degrees ``d_r`` combined by
+        the output's ``aggregation``) in proportion to their own degrees:
+        rule ``r`` gets ``a_r = d_r d_T / sum_s d_s`` over the rules ``s``
+        concluding ``T`` (``a_r = d_r`` under the default ``"sum"``, and for
+        a rule that alone concludes its term). It contributes
+        ``a_r z_T(x)`` to a weighted sum and ``a_r z_T(x) / sum_T d_T`` to a
+        weighted average, ``z_T`` being the term's value. The contributions
+        therefore add up to the output, to rounding, under every aggregation
+        norm, except where the output's ``default`` replaces it (no rule
+        fired) or its ``lock_range`` clips it. A rule that does not fire or
+        does not conclude ``y`` contributes 0 to it.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_rules, n_outputs)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> system.contributions([[0.5]]).round(4)
+        array([[[0.75],
+                [1.25]]])
+        >>> bool(np.allclose(system.contributions([[0.5]]).sum(axis=1), system.predict([[0.5]])))
+        True
+        """
+        X = self._check_X(X)
+        W = self.firing_strengths(X, normalize=False)
+        out = np.zeros((len(X), self.n_rules, self.n_outputs))
+        for m, variable in enumerate(self.outputs):
+            groups = {}
+            for r, rule in enumerate(self.rules):
+                for proposition in rule.consequent:
+                    if proposition.variable == variable.name:
+                        w = W[:, r]
+                        with np.errstate(invalid="ignore"):
+                            degree = np.where(w > 0, apply_hedges(proposition.hedges, w), 0.0)
+                        degree = np.nan_to_num(degree, nan=0.0, neginf=0.0, posinf=1.0)
+                        groups.setdefault(proposition.term, []).append((r, degree))
+            denominator = np.zeros(len(X))
+            for term_name, members in groups.items():
+                degrees = [degree for _, degree in members]
+                combined = fold(variable.aggregation, degrees)
+                own = degrees[0]
+                for degree in degrees[1:]:
+                    own = own + degree
+                with np.errstate(over="ignore", invalid="ignore"):
+                    ratio = np.divide(combined, own, out=np.zeros(len(X)), where=own > 0)
+                value = variable.terms[term_name].evaluate(X)
+                for r, degree in members:
+                    out[:, r, m] = degree * ratio * value
+                denominator = denominator + combined
+            if variable.defuzzifier == "wtaver":
+                fired = denominator > 0
+                out[:, :, m] = np.divide(
+                    out[:, :, m],
+                    denominator[:, None],
+                    out=np.zeros_like(out[:, :, m]),
+                    where=fired[:, None],
+                )
+        return out
+
+    def subset(self, rules) -> FuzzySystem:
+        """The system made of the given rules, in the given order; variables and terms unchanged.
+
+        Parameters
+        ----------
+        rules : array-like of int or of bool
+            Rule indices (0-based), or a boolean mask of length ``n_rules``.
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> system = FuzzySystem.from_rule_base(RuleBase.random(1, 1, 3, random_state=0))
+        >>> [rule.to_text() for rule in system.subset([2, 0]).rules]
+        ['if x1 is r3 then y is r3', 'if x1 is r1 then y is r1']
+        """
+        index = np.asarray(rules)
+        if index.dtype == bool:
+            if index.shape != (self.n_rules,):
+                raise ValueError(
+                    f"The 'rules' parameter as a boolean mask must have shape ({self.n_rules},); "
+                    f"got shape {index.shape}."
+                )
+            index = np.flatnonzero(index)
+        if index.ndim != 1 or index.size == 0 or not np.issubdtype(index.dtype, np.integer):
+            raise ValueError(
+                "The 'rules' parameter must be a non-empty 1-D sequence of rule indices or a "
+                f"boolean mask; got {rules!r}."
+            )
+        if index.min() < -self.n_rules or index.max() >= self.n_rules:
+            raise IndexError(
+                f"The 'rules' parameter must hold indices in [0, {self.n_rules}); "
+                f"got {index.tolist()}."
+            )
+        return self.replace(rules=[self.rules[i] for i in index])
+
+    def importance(self, X) -> np.ndarray:
+        """Each rule's share of the total absolute contribution on ``X``.
+
+        See :func:`randomts.importance.rule_importance`; the contributions
+        are those of :meth:`contributions`.
+
+        Examples
+        --------
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> system.importance([[0.5], [1.5]]).round(4)
+        array([0.1667, 0.8333])
+        """
+        from randomts.importance import rule_importance
+
+        return rule_importance(self, X)
+
+    def top_rules(self, k, X) -> FuzzySystem:
+        """The ``k`` most important rules on ``X``, most important first (:meth:`subset`).
+
+        See :func:`randomts.importance.top_rules`.
+
+        Examples
+        --------
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> print(system.top_rules(1, [[0.5], [1.5]]).rules[0].to_text())
+        if x is high then y is b
+        """
+        from randomts.importance import top_rules
+
+        return top_rules(self, k, X)
+
+    def prune(self, k, X) -> FuzzySystem:
+        """Keep the ``k`` most important rules on ``X`` and remove the others.
+
+        The system's terms are not refitted (unlike :meth:`RuleBase.prune
+        <randomts.RuleBase.prune>`, which refits its consequents to targets):
+        this is :meth:`top_rules`, the kept rules most important first. See
+        :func:`randomts.importance.prune`.
+
+        Parameters
+        ----------
+        k : int
+            Number of rules to keep, ``1 <= k <= n_rules``.
+        X : array-like of shape (n_samples, n_features)
+            The data on which the rules are ranked.
+
+        Returns
+        -------
+        FuzzySystem
+
+        Examples
+        --------
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> small = system.prune(1, [[0.5], [1.5]])
+        >>> small.n_rules, small.rules[0].to_text()
+        (1, 'if x is high then y is b')
+        """
+        from randomts.importance import prune
+
+        return prune(self, k, X)
+
+    def explain(self, x, top=None):
+        """The rules behind the output at one input (see :func:`randomts.explain.explain`).
+
+        Examples
+        --------
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> print(system.explain([0.5]))
+        x = 0.5: y = 2 (weighted average of 2 rules)
+        rule        w    w/sum(w)    y: rule    y: contribution    y: share
+        R2       0.25        0.25          5               1.25      0.625
+        R1       0.75        0.75          1               0.75      0.375
+        total                                                 2
+        """
+        from randomts.explain import explain
+
+        return explain(self, x, top=top)
+
+    def table(self, fmt="plain", precision=4, *, X=None, top=None) -> str:
+        """The rules as a table: one row per rule, the terms it names in columns.
+
+        See :func:`randomts.text.system.format_system_table`; with ``X``, an
+        ``importance`` column and the rules most important first.
+
+        Examples
+        --------
+        >>> from randomts.fuzzy.terms import Constant, Triangle
+        >>> system = FuzzySystem(
+        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
+        ...                    range=(0, 2))],
+        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
+        ...     ["if x is low then y is a", "if x is high then y is b"])
+        >>> print(system.table(X=[[0.5], [1.5]]))
+        rule      importance    x is    then y is
+        R2            0.8333    high            b
+        R1            0.1667     low            a
+        """
+        from randomts.text.system import format_system_table
+
+        return format_system_table(self, fmt=fmt, precision=precision, X=X, top=top)

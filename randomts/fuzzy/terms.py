@@ -4,10 +4,12 @@ A term is a small immutable object: its type, its parameters, and its
 membership function. Printing, export and evaluation read the same numbers.
 
 Input terms (the names are fuzzylite's; MATLAB's name is given where MATLAB
-has the same function, and :func:`from_matlab` reads MATLAB's parameter order):
+has the same function, and :func:`from_matlab` reads MATLAB's parameter order;
+fuzzylite's own FIS files also name ``Ramp`` ``rampmf``, parameters
+``[start end]``, which :func:`from_fis` reads and MATLAB does not):
 
 =====================  ============  ==========================================
-term                   MATLAB        parameters (``height`` is optional, 1)
+term                   FIS           parameters (``height`` is optional, 1)
 =====================  ============  ==========================================
 ``Triangle``           ``trimf``     left, top, right
 ``Trapezoid``          ``trapmf``    bottom_left, top_left, top_right, bottom_right
@@ -20,7 +22,7 @@ term                   MATLAB        parameters (``height`` is optional, 1)
 ``SShape``             ``smf``       start, end
 ``ZShape``             ``zmf``       start, end
 ``PiShape``            ``pimf``      bottom_left, top_left, top_right, bottom_right
-``Ramp``                             start, end
+``Ramp``               (``rampmf``)  start, end
 ``Rectangle``                        start, end
 ``Cosine``                           center, width
 ``Concave``                          inflection, end
@@ -82,7 +84,9 @@ __all__ = [
     "INPUT_TERMS",
     "OUTPUT_TERMS",
     "MATLAB_TERMS",
+    "FIS_TERMS",
     "from_matlab",
+    "from_fis",
     "make_term",
 ]
 
@@ -105,7 +109,8 @@ class Term:
     """Base class of the terms: a type name, parameters, and a membership function.
 
     Subclasses set ``names`` (the parameters in order), ``matlab`` (MATLAB's
-    name, if any) and ``_evaluate``. Terms are immutable and equal by type and
+    name, if any), ``fuzzylite_fis`` (the name fuzzylite's FIS files give a
+    function MATLAB lacks, if any) and ``_evaluate``. Terms are immutable and equal by type and
     parameters.
 
     Examples
@@ -116,6 +121,7 @@ class Term:
 
     names: tuple = ()
     matlab: str | None = None
+    fuzzylite_fis: str | None = None
     has_height = True
 
     def __init__(self, *parameters, height=1.0):
@@ -181,13 +187,26 @@ class Term:
         >>> Gaussian(0.123456, 1.0, height=0.5).to_text(precision=3)
         'Gaussian(0.123, 1, height=0.5)'
         """
-        from randomts.text.rules import format_number
+        from randomts.text.numbers import format_number
 
         values, height = self._shown_parameters()
         parts = [format_number(v, precision) for v in values]
         if height is not None:
             parts.append(f"height={format_number(height, precision)}")
         return f"{type(self).__name__}({', '.join(parts)})"
+
+    def to_fll(self):
+        """fuzzylite's type name and parameters, ``height`` last when it is not 1.
+
+        Examples
+        --------
+        >>> Ramp(0.0, 2.0, height=0.5).to_fll()
+        ('Ramp', [0.0, 2.0, 0.5])
+        >>> Linear([1.0], 2.0).to_fll()
+        ('Linear', [1.0, 2.0])
+        """
+        values, height = self._shown_parameters()
+        return type(self).__name__, values + ([] if height is None else [height])
 
     def to_matlab(self):
         """MATLAB's type and parameter vector, or ValueError if MATLAB has no such function.
@@ -464,15 +483,25 @@ class PiShape(Term):
 
 
 class Ramp(Term):
-    """Ramp from 0 at ``start`` to 1 at ``end`` (falling when ``end < start``).
+    """Ramp from 0 at ``start`` to 1 at ``end`` (falling when ``end < start``), fuzzylite's Ramp.
+
+    ``(x - start) / (end - start)`` between the two, 1 beyond ``end`` and 0
+    beyond ``start``; ``start == end`` is refused (fuzzylite answers NaN
+    there). fuzzylite's FIS files write it ``'rampmf',[start end]``; MATLAB
+    has no such function.
 
     Examples
     --------
     >>> Ramp(0.0, 2.0)([-1.0, 0.5, 3.0]), Ramp(2.0, 0.0)([0.5])
     (array([0.  , 0.25, 1.  ]), array([0.75]))
+    >>> Ramp(1.0, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: Ramp needs start != end; got start=1.0, end=1.0.
     """
 
     names = ("start", "end")
+    fuzzylite_fis = "rampmf"
 
     def _check(self):
         if self._parameters[0] == self._parameters[1]:
@@ -710,6 +739,12 @@ MATLAB_TERMS = {
     cls.matlab: cls for cls in [*INPUT_TERMS.values(), *OUTPUT_TERMS.values()] if cls.matlab
 }
 
+#: Term classes by the names FIS files give them: MATLAB's, and fuzzylite's for the others.
+FIS_TERMS = {
+    **MATLAB_TERMS,
+    **{cls.fuzzylite_fis: cls for cls in INPUT_TERMS.values() if cls.fuzzylite_fis},
+}
+
 
 def make_term(kind, parameters):
     """The term of type name ``kind`` (fuzzylite's) from its parameters in order.
@@ -779,4 +814,34 @@ def from_matlab(kind, parameters):
         p = [p[2], p[0], p[1]]
     elif cls in (SigmoidDifference, SigmoidProduct):
         p = [p[1], p[0], p[2], p[3]]
+    return cls(*p)
+
+
+def from_fis(kind, parameters):
+    """The term of a FIS membership function: MATLAB's names, and fuzzylite's ``rampmf``.
+
+    MATLAB's functions take MATLAB's parameter vector (:func:`from_matlab`);
+    fuzzylite's take its own order (``rampmf``: ``[start end]``), without a
+    height.
+
+    Examples
+    --------
+    >>> from_fis("rampmf", [5.0, 0.0])
+    Ramp(5.0, 0.0)
+    >>> from_fis("rampmf", [1.0, 2.0, 3.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'rampmf' takes 2 parameter(s) [start end]; got 3.
+    """
+    if kind in MATLAB_TERMS:
+        return from_matlab(kind, parameters)
+    if kind not in FIS_TERMS:
+        raise ValueError(
+            f"Unknown FIS membership function {kind!r}; known: {', '.join(sorted(FIS_TERMS))}."
+        )
+    cls, p = FIS_TERMS[kind], list(parameters)
+    if len(p) != len(cls.names):
+        raise ValueError(
+            f"'{kind}' takes {len(cls.names)} parameter(s) [{' '.join(cls.names)}]; got {len(p)}."
+        )
     return cls(*p)

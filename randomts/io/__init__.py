@@ -38,7 +38,7 @@ from randomts.io import (
     json_format,  # noqa: F401  (registers the formats)
     text_format,  # noqa: F401  (registers the formats)
 )
-from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, read_text
+from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, atomic_write, read_text
 
 __all__ = [
     "save",
@@ -50,6 +50,7 @@ __all__ = [
     "FORMATS",
     "MAX_FILE_BYTES",
     "RuleBaseFormat",
+    "atomic_write",
 ]
 
 

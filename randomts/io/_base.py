@@ -1,8 +1,8 @@
 """What every file format shares: the registry, atomic writes, and careful reads.
 
-A format is one class with ``to_string(rule_base) -> str`` and
-``from_string(text) -> RuleBase``; reading and writing files is written once,
-here. Writes go to a temporary file in the target's folder that is then
+A format is one class with ``to_string(model) -> str`` and
+``from_string(text) -> RuleBase or FuzzySystem``; reading and writing files
+is written once, here. Writes go to a temporary file in the target's folder that is then
 renamed over the target, so an interrupted save never leaves a truncated
 file. Reads refuse files larger than :data:`MAX_FILE_BYTES`, undecodable
 bytes and (for formats that ask) a missing final newline, each with a
@@ -19,6 +19,7 @@ import tempfile
 import numpy as np
 
 from randomts.exceptions import FormatError
+from randomts.fuzzy.variables import declared_ranges, variable_ranges  # noqa: F401  (the writers' ranges)
 
 __all__ = [
     "RuleBaseFormat",
@@ -28,6 +29,8 @@ __all__ = [
     "read_text",
     "declared_ranges",
     "variable_ranges",
+    "as_system",
+    "without_disabled_inputs",
     "metadata_comment",
     "read_metadata_comment",
     "check_bounded",
@@ -87,18 +90,17 @@ class RuleBaseFormat:
         model = self.from_string(text)
         return model if isinstance(model, FuzzySystem) else FuzzySystem.from_rule_base(model)
 
-    def _rule_base_or_system(self, text, comment):
+    def _rule_base_or_system(self, text):
         """``from_string`` of the engine formats: a RuleBase where the system has its shape.
 
-        The RuleBase carries the metadata written on the ``comment`` line (see
-        :func:`metadata_comment`); any other system is returned as read.
+        The RuleBase carries the system's metadata (which the FIS and FLL
+        readers take from the comment line of :func:`metadata_comment`); any
+        other system is returned as read.
         """
         system = self.system_from_string(text)
         if system.rule_base_mismatch() is not None:
             return system
-        rule_base = system.to_rule_base()
-        metadata = read_metadata_comment(text, comment)
-        return rule_base if metadata is None else rule_base.replace(metadata=metadata)
+        return system.to_rule_base()
 
     def parse(self, text, *, system=False):
         """``from_string(text)`` (``system_from_string`` if ``system``), refused when unbounded.
@@ -221,81 +223,90 @@ def atomic_write(path, data: bytes) -> None:
         raise
 
 
-def variable_ranges(rule_base):
-    """Ranges of the inputs and outputs, for formats that declare them.
+def as_system(model):
+    """``model`` as the :class:`~randomts.FuzzySystem` that the FIS and FLL writers write.
 
-    The recorded ranges (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`:
-    the training data's, or those read from a file) when the rule base has
-    them. Otherwise, inputs: every centre plus and minus three widths;
-    outputs: the span of the rules' consequents at their own centres. A range
-    that is one point (a constant variable) is widened, as MATLAB requires
-    ``low < high``: an input's to also cover every centre plus and minus three
-    widths, an output's by 1 on each side. Ranges never change outputs.
-
-    Returns
-    -------
-    inputs : ndarray of shape (n_features, 2)
-    outputs : ndarray of shape (n_outputs, 2)
+    A FuzzySystem is returned as it is. A :class:`~randomts.RuleBase` is
+    converted by :meth:`~randomts.FuzzySystem.from_rule_base` (terms ``r1``,
+    ``r2``, ..., the ranges of
+    :func:`~randomts.fuzzy.variables.variable_ranges`, its metadata); an
+    output named like an input (which a RuleBase allows and a FuzzySystem
+    does not) gets a suffix ``_2``, ``_3``, ... first, as the formats rename
+    the names they cannot hold.
 
     Examples
     --------
     >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
-    >>> variable_ranges(rb)
-    (array([[-3.,  3.]]), array([[1., 3.]]))
-    >>> variable_ranges(rb.replace(input_range=[[-0.5, 1.0]]))[0]
-    array([[-0.5,  1. ]])
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], input_names=["y"])
+    >>> as_system(rb).input_names, as_system(rb).output_names
+    (('y',), ('y_2',))
     """
-    centers, sigmas = rule_base.centers, rule_base.sigmas
-    spans = np.stack(
-        [(centers - 3 * sigmas).min(axis=0), (centers + 3 * sigmas).max(axis=0)], axis=1
-    )
-    inputs = spans if rule_base.input_range is None else rule_base.input_range.copy()
-    flat = inputs[:, 0] == inputs[:, 1]  # a constant input: MATLAB wants low < high
-    inputs[flat] = np.stack(
-        [np.minimum(inputs[flat, 0], spans[flat, 0]), np.maximum(inputs[flat, 1], spans[flat, 1])],
-        axis=1,
-    )
-    outputs = rule_base.output_range
-    if outputs is None:
-        at_centers = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
-        outputs = np.stack([at_centers.min(axis=0), at_centers.max(axis=0)], axis=1)
-    else:
-        outputs = outputs.copy()
-    flat = outputs[:, 0] == outputs[:, 1]
-    outputs[flat] += [-1.0, 1.0]
-    return inputs, outputs
+    from randomts.fuzzy.system import FuzzySystem
+    from randomts.io._names import unique_names
+
+    if isinstance(model, FuzzySystem):
+        return model
+    inputs = list(getattr(model, "input_names", ()))
+    outputs = list(getattr(model, "output_names", ()))
+    if set(inputs) & set(outputs):
+        model = model.replace(output_names=unique_names(inputs + outputs)[len(inputs) :])
+    return FuzzySystem.from_rule_base(model)
 
 
-def declared_ranges(values):
-    """A list of ``[low, high]`` pairs read from a file, as a (n, 2) array, or None.
+def without_disabled_inputs(rules, disabled):
+    """``rules`` as fuzzylite evaluates them when the inputs named in ``disabled`` are disabled.
 
-    None unless every pair is finite with ``low <= high``: such ranges are
-    kept as the rule base's recorded ranges, others are not.
+    fuzzylite gives a proposition on a disabled input the degree 0, whatever
+    its hedges (``not``, ``any`` included). Every T-norm maps ``a and 0`` to
+    0 and every S-norm maps ``a or 0`` to ``a``, so the proposition is
+    dropped from an ``or``, and a rule that needs one through ``and`` never
+    fires: it keeps its place and its antecedent, with the weight 0 (a rule
+    of degree 0 concludes nothing). The outputs are those of fuzzylite
+    wherever the degrees lie in [0, 1], where these identities hold exactly.
+
+    Parameters
+    ----------
+    rules : sequence of FuzzyRule
+    disabled : collection of str
+        Names of the disabled inputs.
+
+    Returns
+    -------
+    list of FuzzyRule
+        One per rule, in order.
 
     Examples
     --------
-    >>> declared_ranges([[0.0, 1.0], [-2.0, 2.0]]).shape
-    (2, 2)
-    >>> declared_ranges([[0.0, float("inf")]]) is None
-    True
+    >>> from randomts.fuzzy import parse_rule
+    >>> rules = [parse_rule("if a is x and b is y then z is t"),
+    ...          parse_rule("if a is x or b is not y then z is t")]
+    >>> [rule.to_text() for rule in without_disabled_inputs(rules, {"b"})]
+    ['if a is x and b is y then z is t with 0.0', 'if a is x then z is t']
     """
-    return _recorded_range(values, len(values))
+    from randomts.fuzzy.rules import Connective, FuzzyRule, Proposition
 
+    def kept(node):
+        """The node without the disabled propositions, or None where its degree is 0."""
+        if isinstance(node, Proposition):
+            return None if node.variable in disabled else node
+        operands = [kept(operand) for operand in node.operands]
+        if node.operator == "and" and any(operand is None for operand in operands):
+            return None
+        operands = [operand for operand in operands if operand is not None]
+        if not operands:
+            return None
+        if len(operands) == 1:
+            return operands[0]
+        return Connective(node.operator, tuple(operands))
 
-def _recorded_range(value, count):
-    """``value`` as a (count, 2) array of finite low <= high pairs, or None if it is not one."""
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if (
-        array.shape != (count, 2)
-        or not np.all(np.isfinite(array))
-        or np.any(array[:, 0] > array[:, 1])
-    ):
-        return None
-    return array
+    out = []
+    for rule in rules:
+        antecedent = kept(rule.antecedent)
+        if antecedent is None:
+            out.append(FuzzyRule(rule.antecedent, rule.consequent, 0.0))
+        else:
+            out.append(FuzzyRule(antecedent, rule.consequent, rule.weight))
+    return out
 
 
 #: Marks the comment line that carries a rule base's metadata in formats without a place for it.
@@ -305,7 +316,7 @@ METADATA_TAG = "randomts-metadata:"
 def metadata_comment(rule_base, comment) -> list:
     """The comment line that carries ``rule_base.metadata``, as a list of 0 or 1 lines.
 
-    The metadata are written as one line of JSON (ASCII, numbers with
+    ``rule_base`` is a RuleBase or a FuzzySystem. The metadata are written as one line of JSON (ASCII, numbers with
     ``repr``) after ``comment`` and :data:`METADATA_TAG`, for formats whose
     own readers skip comments (``#`` in text and FLL, ``%`` in FIS); a rule
     base without metadata gets no line.

@@ -2,7 +2,9 @@
 
 Written as MATLAB's ``writefis`` lays it out and as GNU Octave's
 fuzzy-logic-toolkit ``readfis`` reads it (the ``[System]`` keys in MATLAB's
-order)::
+order). A :class:`~randomts.RuleBase` is written as its
+:class:`~randomts.FuzzySystem` (:meth:`~randomts.FuzzySystem.from_rule_base`:
+a term ``r<i>`` per rule on every variable)::
 
     [System]
     Name='randomts'
@@ -35,19 +37,51 @@ order)::
 Both engines compute ``wtsum`` as ``sum_i w_i z_i`` and ``wtaver`` as
 ``sum_i w_i z_i / sum_i w_i`` (rules with equal outputs are merged with
 ``AggMethod='sum'``, which leaves both sums unchanged). Numbers are written with
-``repr``. Names keep every character but quotes and whitespace, which become
-``_``. The variables' ``Range`` is the rule base's recorded range (the
+``repr``; rule weights as MATLAB writes them, ``(1)``, when every weight is
+1, else with ``repr``. Names keep every character but quotes and whitespace,
+which become ``_`` (and a name met twice among the variables gets a suffix
+``_2``, ...). The variables' ``Range`` is the rule base's recorded range (the
 training data's, else every centre plus and minus three widths): MATLAB warns
 about inputs outside it and Octave's ``evalfis`` refuses them, so widen
 ``input_range`` before saving to evaluate such a file beyond the data there.
-The rule base's metadata, if any, follow the rules on one comment line
+The metadata, if any, follow the rules on one comment line
 ``% randomts-metadata: {...}`` (JSON), after everything an engine reads.
+What MATLAB's FIS cannot hold (fuzzylite's terms, ``default``,
+``lock_range``) raises a ValueError naming it: save such a system as FLL.
 
 The reader accepts any FIS of this kind written by other tools: keys in any
 order, ``%``/``#`` comments, MFs shared between rules, ``'constant'``
-outputs; it rejects, naming the line, anything randomts cannot represent
-(other system types, MF types, hedges, NOT, OR, rule weights other than 1, a
-rule that skips an input or an output, other AND or aggregation methods).
+outputs, rules that skip inputs (index 0) or outputs (index 0: the rule does
+not conclude that output), NOT, GNU Octave's power indices, weights, AND or
+OR. It also reads what fuzzylite's FIS exporter adds to MATLAB's format:
+
+- ``'rampmf',[start end]``: fuzzylite's Ramp (:class:`~randomts.fuzzy.terms.Ramp`).
+- ``Default=`` (a number or ``nan``) in an output: the output's ``default``,
+  its value where no rule fires.
+- ``LockRange=1`` (or ``0``): the variable's ``lock_range`` (inputs clipped to
+  their range before evaluation, outputs after).
+- ``LockPrevious=0``. ``LockPrevious=1`` is refused: fuzzylite then replaces
+  a NaN output by the previous input row's value, and randomts evaluates
+  every row on its own.
+- ``Enabled=1`` (or ``0``). A disabled input is read as fuzzylite evaluates
+  it: its propositions have degree 0 whatever their hedges, so they drop out
+  of an OR, and a rule that needs one through AND never fires: it is kept
+  with the weight 0. The input keeps its place (``X`` keeps its column). A
+  disabled output is refused: fuzzylite leaves its value as it was (NaN),
+  which an output of a FuzzySystem cannot be.
+- An empty ``AndMethod=''`` or ``OrMethod=''`` (fuzzylite's "none"): no rule
+  may then join inputs with that connective (the reader names the rule that
+  does); the system keeps MATLAB's default there. An empty ``AggMethod=''``
+  is ``'sum'`` and an empty ``ImpMethod=''`` is ignored, as in fuzzylite.
+
+It rejects, naming the line, anything randomts cannot represent (other
+system types, MF types, rule weights below 0, other defuzzification methods).
+fuzzylite writes its hedges as fractional indices that GNU Octave reads as
+powers. In an antecedent ``.2`` (very, power 2), ``.05`` (somewhat, power
+0.5) and ``.4`` (very very, power 4) mean the same in both; the reader
+follows Octave for the others (``.3`` is power 3, not fuzzylite's
+extremely) and in consequents (``j.2`` raises the degree to the power 1/2,
+where fuzzylite squares it).
 
 Examples
 --------
@@ -64,16 +98,22 @@ import math
 import re
 
 from randomts.exceptions import FormatError
-from randomts.fuzzy.system import (
+from randomts.fuzzy import (
     Connective,
+    FuzzyRule,
     FuzzySystem,
     InputVariable,
     OutputVariable,
     Proposition,
-    Rule,
 )
-from randomts.fuzzy.terms import from_matlab
-from randomts.io._base import RuleBaseFormat, metadata_comment, variable_ranges
+from randomts.fuzzy.terms import from_fis
+from randomts.io._base import (
+    RuleBaseFormat,
+    as_system,
+    metadata_comment,
+    read_metadata_comment,
+    without_disabled_inputs,
+)
 from randomts.io._names import unique_names
 
 __all__ = ["FisFormat"]
@@ -98,8 +138,9 @@ _INPUT_MFS = {
     "smf": "[a b] with a < b",
     "zmf": "[a b] with a < b",
     "pimf": "[a b c d] with a < b <= c < d",
+    "rampmf": "[start end] with start != end (fuzzylite's Ramp)",
 }
-# Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy.system.NORMS).
+# Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy.norms.NORMS).
 _NORM_NAMES = {
     "min": "min",
     "prod": "prod",
@@ -130,14 +171,16 @@ def _vector(values):
     return "[" + " ".join(repr(float(v)) for v in values) + "]"
 
 
-def _variable_head(kind, index, name, value_range, n_mfs):
-    return [
-        "",
-        f"[{kind}{index + 1}]",
-        f"Name='{name}'",
-        f"Range={_vector(value_range)}",
-        f"NumMFs={n_mfs}",
-    ]
+# What the methods of [System] are when the file does not give them (MATLAB's defaults
+# for a Sugeno system), and what fuzzylite's empty method ('') becomes.
+_DEFAULT_METHODS = {"AndMethod": "prod", "OrMethod": "probor", "AggMethod": "sum"}
+_EMPTY_METHODS = {"AndMethod": None, "OrMethod": None, "AggMethod": "sum"}
+# The keys of a variable's section besides Name, Range, NumMFs and MF<j>: fuzzylite's.
+_VARIABLE_KEYS = {
+    "Input": ("Enabled", "LockRange"),
+    "Output": ("Enabled", "LockRange", "LockPrevious", "Default"),
+}
+_NAN = re.compile(r"^[-+]?nan$", re.IGNORECASE)
 
 
 class FisFormat(RuleBaseFormat):
@@ -147,60 +190,20 @@ class FisFormat(RuleBaseFormat):
     extensions = (".fis",)
 
     def to_string(self, rule_base) -> str:
-        """A RuleBase or a FuzzySystem as a FIS file (ValueError for what FIS cannot hold)."""
-        if isinstance(rule_base, FuzzySystem):
-            return _system_to_fis(rule_base)
-        n_rules = rule_base.n_rules
-        input_ranges, output_ranges = variable_ranges(rule_base)
-        lines = [
-            "[System]",
-            "Name='randomts'",
-            "Type='sugeno'",
-            "Version=2.0",
-            f"NumInputs={rule_base.n_features}",
-            f"NumOutputs={rule_base.n_outputs}",
-            f"NumRules={n_rules}",
-            "AndMethod='prod'",
-            "OrMethod='probor'",
-            "ImpMethod='prod'",
-            "AggMethod='sum'",
-            f"DefuzzMethod='{'wtaver' if rule_base.normalize else 'wtsum'}'",
-        ]
-        names = unique_names([_fis_name(n) for n in rule_base.input_names])
-        for k, name in enumerate(names):
-            lines += _variable_head("Input", k, name, input_ranges[k], n_rules)
-            lines += [
-                f"MF{i + 1}='r{i + 1}':'gaussmf',"
-                f"{_vector([rule_base.sigmas[i, k], rule_base.centers[i, k]])}"
-                for i in range(n_rules)
-            ]
-        constant = rule_base.order == 0
-        names = unique_names([_fis_name(n) for n in rule_base.output_names])
-        for m, name in enumerate(names):
-            lines += _variable_head("Output", m, name, output_ranges[m], n_rules)
-            for i in range(n_rules):
-                if constant:
-                    kind, params = "constant", [rule_base.intercept[i, m]]
-                else:
-                    kind, params = "linear", [*rule_base.coef[i, m], rule_base.intercept[i, m]]
-                lines.append(f"MF{i + 1}='r{i + 1}':'{kind}',{_vector(params)}")
-        lines += ["", "[Rules]"]
-        for i in range(n_rules):
-            index = str(i + 1)
-            lines.append(
-                f"{' '.join([index] * rule_base.n_features)}, "
-                f"{' '.join([index] * rule_base.n_outputs)} (1) : 1"
-            )
-        lines += metadata_comment(rule_base, "%")  # after the rules, which end what engines read
-        return "\n".join(lines) + "\n"
+        """A RuleBase or a FuzzySystem as a FIS file (ValueError for what FIS cannot hold).
+
+        A RuleBase is written as its FuzzySystem
+        (:meth:`~randomts.FuzzySystem.from_rule_base`).
+        """
+        return _system_to_fis(as_system(rule_base))
 
     def from_string(self, text):
         """A RuleBase if the FIS has its shape (with its metadata comment), else a FuzzySystem."""
-        return self._rule_base_or_system(text, "%")
+        return self._rule_base_or_system(text)
 
     def system_from_string(self, text):
-        """Read any Sugeno FIS as a FuzzySystem."""
-        return _Reader(text).fuzzy_system()
+        """Read any Sugeno FIS as a FuzzySystem (its metadata from the metadata comment)."""
+        return _Reader(text).fuzzy_system(metadata=read_metadata_comment(text, "%"))
 
 
 class _Reader:
@@ -294,20 +297,75 @@ class _Reader:
             values.append(value)
         return values
 
-    def choice(self, key, allowed, feature):
+    def method(self, key, feature):
+        """A [System] method as a randomts norm: MATLAB's default if absent, fuzzylite's '' too."""
+        if key not in self.system:
+            return _DEFAULT_METHODS[key]
+        number, raw, value = self.system[key]
+        if value in ("", "''"):  # fuzzylite writes '' where its engine has no such operator
+            return _EMPTY_METHODS[key]
         value = self.string(self.system, key, "[System]")
-        if value not in allowed:
-            number, raw, _ = self.system[key]
+        if value not in _NORM_NAMES:
             raise FormatError(
                 f"unsupported {feature} {key}='{value}'; randomts reads "
-                f"{' or '.join(repr(a) for a in allowed)}",
+                + ", ".join(f"'{n}'" for n in _NORM_NAMES)
+                + " (or '', fuzzylite's none)",
                 line=number,
                 text=raw,
             )
-        return value
+        return _NORM_NAMES[value]
+
+    def flag(self, section, key):
+        """fuzzylite's ``Key=1`` or ``Key=0`` as a bool (None if absent)."""
+        if key not in section:
+            return None
+        number, raw, value = section[key]
+        if not _NUMBER.match(value) or float(value) not in (0.0, 1.0):
+            raise FormatError(
+                f"{key} must be 1 (true) or 0 (false), as fuzzylite writes it; got {value[:30]!r}",
+                line=number,
+                text=raw,
+            )
+        return float(value) == 1.0
+
+    def options(self, section, kind, where):
+        """The variable's fuzzylite keys as keyword arguments, and whether it is enabled."""
+        enabled = self.flag(section, "Enabled") is not False
+        options = {"lock_range": bool(self.flag(section, "LockRange"))}
+        if kind == "Output":
+            if not enabled:
+                number, raw, _ = section["Enabled"]
+                raise FormatError(
+                    f"unsupported Enabled=0 in {where}: fuzzylite leaves a disabled output's "
+                    "value as it was (NaN), which a randomts output cannot be",
+                    line=number,
+                    text=raw,
+                )
+            if self.flag(section, "LockPrevious"):
+                number, raw, _ = section["LockPrevious"]
+                raise FormatError(
+                    f"unsupported LockPrevious=1 in {where}: fuzzylite then replaces a NaN output "
+                    "by the previous input row's value, and randomts evaluates every row on its own",
+                    line=number,
+                    text=raw,
+                )
+            if "Default" in section:
+                number, raw, value = section["Default"]
+                if _NAN.match(value):
+                    options["default"] = math.nan
+                elif _NUMBER.match(value) and math.isfinite(float(value)):
+                    options["default"] = float(value)
+                else:
+                    raise FormatError(
+                        f"Default must be a finite number or nan; got {value[:30]!r}",
+                        line=number,
+                        text=raw,
+                    )
+        return options, enabled
 
     # ---------------------------------------------------------- sections
     def variables(self, table, count, kind):
+        """(name, range, [(term name, term)], options, enabled) of each [Input<k>] or [Output<k>]."""
         extra = sorted(k for k in table if not 1 <= k <= count)
         if extra:
             number, raw, _ = table[extra[0]]["_line"]
@@ -332,15 +390,18 @@ class _Reader:
                 raise FormatError("Range must be [low high]", line=number, text=raw)
             bounds = sorted(bounds)  # a reversed range was always read; it changes no output
             n_mfs = self.count(section, "NumMFs", where, least=0)  # MATLAB allows none
-            unknown = [
-                k
-                for k in section
-                if k not in ("_line", "Name", "Range", "NumMFs")
-                and not re.fullmatch(r"MF[1-9]\d*", k)
-            ]
+            known = ("_line", "Name", "Range", "NumMFs", *_VARIABLE_KEYS[kind])
+            unknown = [k for k in section if k not in known and not re.fullmatch(r"MF[1-9]\d*", k)]
             if unknown:
                 number, raw, _ = section[unknown[0]]
-                raise FormatError(f"unknown key {unknown[0]} in {where}", line=number, text=raw)
+                raise FormatError(
+                    f"{unknown[0]}= belongs in [Output<k>] sections (fuzzylite's), not in {where}"
+                    if unknown[0] in _VARIABLE_KEYS["Output"]
+                    else f"unknown key {unknown[0]} in {where}",
+                    line=number,
+                    text=raw,
+                )
+            options, enabled = self.options(section, kind, where)
             found = [k for k in section if k.startswith("MF")]
             if len(found) != n_mfs or any(f"MF{j}" not in section for j in range(1, n_mfs + 1)):
                 number, raw, _ = section["NumMFs"]
@@ -354,9 +415,8 @@ class _Reader:
             term_names = unique_names(
                 [term_name or f"mf{j + 1}" for j, (term_name, _) in enumerate(mfs)]
             )
-            variables.append(
-                (name, tuple(bounds), list(zip(term_names, [t for _, t in mfs], strict=False)))
-            )
+            terms = list(zip(term_names, [t for _, t in mfs], strict=True))
+            variables.append([name, tuple(bounds), terms, options, enabled])
         return variables
 
     def mf(self, entry, kind):
@@ -390,13 +450,14 @@ class _Reader:
                     text=raw,
                 )
         try:
-            return name, from_matlab(mf_type, params)
+            return name, from_fis(mf_type, params)
         except ValueError:
             raise FormatError(
                 f"{mf_type} takes {_INPUT_MFS.get(mf_type, '[params]')}", line=number, text=raw
             ) from None
 
-    def rule_lines(self, n_rules, inputs, outputs):
+    def rule_lines(self, n_rules, inputs, outputs, connectives):
+        """The rules, and the line of each; ``connectives`` maps "1"/"2" to (key, norm or None)."""
         if len(self.rules) != n_rules:
             number, raw, _ = self.system["NumRules"]
             if len(self.rules) > n_rules:
@@ -429,10 +490,18 @@ class _Reader:
                 raise FormatError("a rule must use at least one input", line=number, text=raw)
             if not outs:
                 raise FormatError("a rule must conclude at least one output", line=number, text=raw)
+            key, norm = connectives[connection]
+            if len(ins) > 1 and norm is None:
+                raise FormatError(
+                    f"the rule joins {len(ins)} inputs with connection {connection} "
+                    f"({'AND' if connection == '1' else 'OR'}) but {key}='' gives no method",
+                    line=number,
+                    text=raw,
+                )
             antecedent = (
                 ins[0] if len(ins) == 1 else Connective("and" if connection == "1" else "or", ins)
             )
-            rules.append(Rule(antecedent, tuple(outs), weights[0]))
+            rules.append(FuzzyRule(antecedent, tuple(outs), weights[0]))
         return rules
 
     def indices(self, text, variables, kind, number, raw):
@@ -460,7 +529,7 @@ class _Reader:
             index = math.trunc(value)
             if index == 0:
                 continue
-            name, (_, terms) = variables[k][0], variables[k][1:]
+            name, terms = variables[k][0], variables[k][2]
             if index > len(terms):
                 raise FormatError(
                     f"{kind} {k + 1} has {len(terms)} MFs; index {index} is out of range",
@@ -474,7 +543,7 @@ class _Reader:
             propositions.append(Proposition(name, terms[index - 1][0], tuple(hedges)))
         return propositions
 
-    def fuzzy_system(self):
+    def fuzzy_system(self, metadata=None):
         system_type = self.string(self.system, "Type", "[System]")
         if system_type != "sugeno":
             number, raw, _ = self.system["Type"]
@@ -489,22 +558,9 @@ class _Reader:
         n_inputs = self.count(self.system, "NumInputs", "[System]")
         n_outputs = self.count(self.system, "NumOutputs", "[System]")
         n_rules = self.count(self.system, "NumRules", "[System]")
-        methods = {}
-        for key, feature, default in (
-            ("AndMethod", "AND method", "prod"),
-            ("OrMethod", "OR method", "probor"),
-            ("AggMethod", "aggregation method", "sum"),
-        ):
-            value = self.string(self.system, key, "[System]") if key in self.system else default
-            if value not in _NORM_NAMES:
-                number, raw, _ = self.system[key]
-                raise FormatError(
-                    f"unsupported {feature} {key}='{value}'; randomts reads "
-                    + ", ".join(f"'{n}'" for n in _NORM_NAMES),
-                    line=number,
-                    text=raw,
-                )
-            methods[key] = _NORM_NAMES[value]
+        conjunction = self.method("AndMethod", "AND method")
+        disjunction = self.method("OrMethod", "OR method")
+        aggregation = self.method("AggMethod", "aggregation method")
         defuzzifier = self.string(self.system, "DefuzzMethod", "[System]")
         if defuzzifier not in ("wtaver", "wtsum"):
             number, raw, _ = self.system["DefuzzMethod"]
@@ -519,29 +575,41 @@ class _Reader:
         if not self.rules_seen:
             number, raw, _ = self.system["NumRules"]
             raise FormatError("no [Rules] section", line=number, text=raw)
-        input_names = unique_names([v[0] for v in inputs])
-        output_names = unique_names([v[0] for v in outputs])
-        inputs = [(n, *v[1:]) for n, v in zip(input_names, inputs, strict=False)]
-        outputs = [(n, *v[1:]) for n, v in zip(output_names, outputs, strict=False)]
-        rules = self.rule_lines(n_rules, inputs, outputs)
+        names = unique_names([v[0] for v in inputs + outputs])  # MATLAB allows y in and out
+        for variable, name in zip(inputs + outputs, names, strict=True):
+            variable[0] = name
+        rules = self.rule_lines(
+            n_rules,
+            inputs,
+            outputs,
+            {"1": ("AndMethod", conjunction), "2": ("OrMethod", disjunction)},
+        )
+        disabled = {v[0] for v in inputs if not v[4]}
+        if disabled:
+            rules = without_disabled_inputs(rules, disabled)
         name = self.string(self.system, "Name", "[System]") if "Name" in self.system else "fis"
         try:
             return FuzzySystem(
-                [InputVariable(n, terms, value_range) for n, value_range, terms in inputs],
+                [
+                    InputVariable(n, terms, value_range, **options)
+                    for n, value_range, terms, options, _ in inputs
+                ],
                 [
                     OutputVariable(
                         n,
                         terms,
                         value_range,
                         defuzzifier=defuzzifier,
-                        aggregation=methods["AggMethod"],
+                        aggregation=aggregation,
+                        **options,
                     )
-                    for n, value_range, terms in outputs
+                    for n, value_range, terms, options, _ in outputs
                 ],
                 rules,
-                conjunction=methods["AndMethod"],
-                disjunction=methods["OrMethod"],
+                conjunction=conjunction or _DEFAULT_METHODS["AndMethod"],
+                disjunction=disjunction or _DEFAULT_METHODS["OrMethod"],
                 name=name.strip() or "fis",
+                metadata=metadata,
             )
         except (ValueError, TypeError) as exc:
             number, raw, _ = self.system["_line"]
@@ -571,7 +639,8 @@ def _hedge_index(hedges, kind, where):
     )
 
 
-def _system_to_fis(system):
+def _check_writable(system):
+    """ValueError naming the first feature of ``system`` that MATLAB's FIS cannot hold."""
     first = system.outputs[0]
     for variable in system.outputs:
         for key in ("defuzzifier", "aggregation"):
@@ -580,13 +649,25 @@ def _system_to_fis(system):
                     f"A FIS has one {key} for all outputs; output {variable.name!r} has "
                     f"{getattr(variable, key)!r} and {first.name!r} has {getattr(first, key)!r}."
                 )
-        if variable.default == variable.default:
-            raise ValueError(f"A FIS cannot hold the default value of output {variable.name!r}.")
+        if not math.isnan(variable.default):
+            raise ValueError(
+                f"A FIS cannot hold the default value of output {variable.name!r} (MATLAB and "
+                "GNU Octave do not read fuzzylite's Default=); save the system as FLL or JSON."
+            )
     for variable in system.inputs + system.outputs:
         if variable.lock_range:
-            raise ValueError(f"A FIS cannot hold lock_range of {variable.name!r}.")
+            raise ValueError(
+                f"A FIS cannot hold lock_range of {variable.name!r} (MATLAB and GNU Octave do "
+                "not read fuzzylite's LockRange=); save the system as FLL or JSON."
+            )
         if not all(math.isfinite(v) for v in variable.range):
             raise ValueError(f"A FIS cannot hold the infinite range of {variable.name!r}.")
+
+
+def _system_to_fis(system):
+    """The FIS text of a FuzzySystem, its metadata on a comment line after the rules."""
+    _check_writable(system)
+    first = system.outputs[0]
     lines = [
         "[System]",
         f"Name='{_fis_name(system.name)}'",
@@ -601,13 +682,22 @@ def _system_to_fis(system):
         f"AggMethod='{first.aggregation}'",
         f"DefuzzMethod='{first.defuzzifier}'",
     ]
-    for kind, variables in (("Input", system.inputs), ("Output", system.outputs)):
-        names = unique_names([_fis_name(v.name) for v in variables])
-        for k, (name, variable) in enumerate(zip(names, variables, strict=False)):
-            lines += _variable_head(kind, k, name, variable.range, len(variable.terms))
+    names = unique_names([_fis_name(v.name) for v in system.inputs + system.outputs])
+    for kind, variables, offset in (
+        ("Input", system.inputs, 0),
+        ("Output", system.outputs, system.n_features),
+    ):
+        for k, variable in enumerate(variables):
+            lines += [
+                "",
+                f"[{kind}{k + 1}]",
+                f"Name='{names[offset + k]}'",
+                f"Range={_vector(variable.range)}",
+                f"NumMFs={len(variable.terms)}",
+            ]
             term_names = unique_names([_fis_name(t) for t in variable.terms])
             for j, (term_name, term) in enumerate(
-                zip(term_names, variable.terms.values(), strict=False)
+                zip(term_names, variable.terms.values(), strict=True)
             ):
                 try:
                     mf_type, params = term.to_matlab()
@@ -620,6 +710,8 @@ def _system_to_fis(system):
     term_index = [
         {name: j + 1 for j, name in enumerate(v.terms)} for v in system.inputs + system.outputs
     ]
+    # (1) as MATLAB and Octave write it when every weight is 1; else repr, which reads back exactly
+    every_one = all(rule.weight == 1.0 for rule in system.rules)  # exact: the weight 1
     for r, rule in enumerate(system.rules, start=1):
         antecedent = rule.antecedent
         props = [antecedent] if isinstance(antecedent, Proposition) else list(antecedent.operands)
@@ -651,5 +743,7 @@ def _system_to_fis(system):
                 index = f"{term_index[offset + k][p.term]}" + (f".{digits:02d}" if digits else "")
                 indices.append(("-" if negated else "") + index)
             fields.append(" ".join(indices))
-        lines.append(f"{fields[0]}, {fields[1]} ({rule.weight!r}) : {connection}")
+        weight = "1" if every_one else repr(rule.weight)
+        lines.append(f"{fields[0]}, {fields[1]} ({weight}) : {connection}")
+    lines += metadata_comment(system, "%")  # after the rules, which end what engines read
     return "\n".join(lines) + "\n"

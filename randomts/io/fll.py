@@ -1,6 +1,9 @@
 """The fuzzylite ``fll`` format (``.fll``): a Takagi-Sugeno engine in the FuzzyLite Language.
 
-Written as pyfuzzylite's ``FllImporter`` reads it::
+Written as pyfuzzylite's ``FllImporter`` reads it. A
+:class:`~randomts.RuleBase` is written as its :class:`~randomts.FuzzySystem`
+(:meth:`~randomts.FuzzySystem.from_rule_base`: a term ``r<i>`` per rule on
+every variable, ``Constant`` terms for constant consequents)::
 
     Engine: randomts
     InputVariable: x1
@@ -27,25 +30,34 @@ Written as pyfuzzylite's ``FllImporter`` reads it::
       activation: General
       rule: if x1 is r1 and x2 is r1 then y is r1
 
-One Gaussian term per rule on every input and one ``Linear`` term per rule
-on every output (also for constant consequents). fuzzylite's ``WeightedSum``
-is ``sum_i w_i z_i`` and ``WeightedAverage`` is ``sum_i w_i z_i / sum_i w_i``
-(with ``w`` the product of the memberships); both return NaN where every
-``w_i`` is 0, where randomts returns 0 (sum) or the nearest rule (average).
+fuzzylite's ``WeightedSum`` is ``sum_i w_i z_i`` and ``WeightedAverage`` is
+``sum_i w_i z_i / sum_i w_i``; where no rule fires pyfuzzylite 8 returns NaN
+for both, randomts 0 for a weighted sum (see :mod:`randomts.fuzzy`). The
+conjunction is always written; the disjunction is written ``none`` when no
+rule uses ``or`` and it is ``probor``, which the reader gives for ``none``
+(a RuleBase has no OR), else by name. A ``sum`` aggregation is written
+``none``, fuzzylite's sum of the degrees.
 
 Names must be identifiers in FLL: other characters become ``_`` (and a name
-that is an FLL keyword gets a trailing ``_``); the original name is kept in
-the variable's ``description`` as a JSON string (with ``#`` written
-``\\u0023``, since ``#`` starts a comment), from which the reader restores it.
-Numbers are written with ``repr``. The rule base's metadata, if any, follow
-the rules on one comment line ``# randomts-metadata: {...}`` (JSON).
+that is an FLL keyword gets a trailing ``_``, a name met twice among the
+variables a suffix ``_2``, ...); the original name is kept in the variable's
+``description`` as a JSON string (with ``#`` written ``\\u0023``, since ``#``
+starts a comment), from which the reader restores it. Numbers are written
+with ``repr``. The metadata, if any, follow the rules on one comment line
+``# randomts-metadata: {...}`` (JSON).
 
 The reader accepts engines written by other tools when randomts can
-represent them (Gaussian inputs of height 1, ``Linear`` or ``Constant``
-outputs, one rule block with ``AlgebraicProduct`` conjunction and ``General``
-activation, every rule using every input and output once); it rejects
-anything else naming the line. Every term must be used by some rule: an
-unused term means a truncated file.
+represent them: every input term of :mod:`randomts.fuzzy.terms`, ``Linear``
+or ``Constant`` outputs, one rule block with ``General`` activation, any
+norms, hedges, weights, ``lock-range`` and ``default``. A disabled input
+(``enabled: false``) is read as fuzzylite evaluates it: its propositions
+have degree 0 whatever their hedges, so they drop out of an ``or``, and a
+rule that needs one through ``and`` never fires: it is kept with the weight
+0. It rejects, naming the line, anything else: a disabled output (fuzzylite
+leaves its value as it was), ``lock-previous: true``, Mamdani and Tsukamoto
+outputs, ``Function`` terms. In an engine named ``randomts`` (a rule base)
+every rule must use every input and output, and every term must be used by
+some rule: an unused term means a truncated file.
 
 Examples
 --------
@@ -63,17 +75,23 @@ import math
 import re
 
 from randomts.exceptions import FormatError
-from randomts.fuzzy.system import (
+from randomts.fuzzy import (
     Connective,
+    FuzzyRule,
     FuzzySystem,
     InputVariable,
     OutputVariable,
     Proposition,
-    Rule,
     parse_rule,
 )
 from randomts.fuzzy.terms import INPUT_TERMS, make_term
-from randomts.io._base import RuleBaseFormat, metadata_comment, variable_ranges
+from randomts.io._base import (
+    RuleBaseFormat,
+    as_system,
+    metadata_comment,
+    read_metadata_comment,
+    without_disabled_inputs,
+)
 from randomts.io._names import unique_names
 
 __all__ = ["FllFormat"]
@@ -98,7 +116,7 @@ _KEYWORDS = {
 }
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # linear time
 _SECTIONS = ("Engine", "InputVariable", "OutputVariable", "RuleBlock")
-# fuzzylite's norms, to randomts's names (see randomts.fuzzy.system.NORMS).
+# fuzzylite's norms, to randomts's names (see randomts.fuzzy.norms.NORMS).
 _TNORMS = {
     "Minimum": "min",
     "AlgebraicProduct": "prod",
@@ -141,66 +159,20 @@ class FllFormat(RuleBaseFormat):
     extensions = (".fll",)
 
     def to_string(self, rule_base) -> str:
-        """A RuleBase or a FuzzySystem as FLL text (ValueError for what FLL cannot hold)."""
-        if isinstance(rule_base, FuzzySystem):
-            return _system_to_fll(rule_base)
-        input_ranges, output_ranges = variable_ranges(rule_base)
-        inputs = unique_names([_identifier(n) for n in rule_base.input_names])
-        outputs = unique_names([_identifier(n) for n in rule_base.output_names])
-        defuzzifier = "WeightedAverage" if rule_base.normalize else "WeightedSum"
-        lines = ["Engine: randomts"]
-        for k, (name, original) in enumerate(zip(inputs, rule_base.input_names, strict=False)):
-            lines += _variable_head("InputVariable", name, original, input_ranges[k])
-            lines += [
-                f"  term: r{i + 1} Gaussian {_numbers([c, s])}"
-                for i, (c, s) in enumerate(
-                    zip(rule_base.centers[:, k], rule_base.sigmas[:, k], strict=False)
-                )
-            ]
-        for m, (name, original) in enumerate(zip(outputs, rule_base.output_names, strict=False)):
-            lines += _variable_head("OutputVariable", name, original, output_ranges[m]) + [
-                "  aggregation: none",
-                f"  defuzzifier: {defuzzifier} TakagiSugeno",
-                "  default: nan",
-                "  lock-previous: false",
-            ]
-            lines += [
-                f"  term: r{i + 1} Linear "
-                f"{_numbers([*rule_base.coef[i, m], rule_base.intercept[i, m]])}"
-                for i in range(rule_base.n_rules)
-            ]
-        lines += [
-            "RuleBlock: rules",
-            "  enabled: true",
-            "  conjunction: AlgebraicProduct",
-            "  disjunction: none",
-            "  implication: none",
-            "  activation: General",
-        ]
-        for i in range(rule_base.n_rules):
-            antecedent = " and ".join(f"{name} is r{i + 1}" for name in inputs)
-            consequent = " and ".join(f"{name} is r{i + 1}" for name in outputs)
-            lines.append(f"  rule: if {antecedent} then {consequent}")
-        lines += metadata_comment(rule_base, "#")  # a comment to fuzzylite
-        return "\n".join(lines) + "\n"
+        """A RuleBase or a FuzzySystem as FLL text (ValueError for what FLL cannot hold).
+
+        A RuleBase is written as its FuzzySystem
+        (:meth:`~randomts.FuzzySystem.from_rule_base`).
+        """
+        return _system_to_fll(as_system(rule_base))
 
     def from_string(self, text):
         """A RuleBase if the engine has its shape (with its metadata comment), else a FuzzySystem."""
-        return self._rule_base_or_system(text, "#")
+        return self._rule_base_or_system(text)
 
     def system_from_string(self, text):
-        """Read any Takagi-Sugeno engine as a FuzzySystem."""
-        return _Reader(text).fuzzy_system()
-
-
-def _variable_head(kind, name, original, value_range):
-    """``kind: name``, the original name if it changed, and the settings of every variable."""
-    head = [f"{kind}: {name}"]
-    if name != original:
-        head.append(
-            "  description: " + json.dumps(original, ensure_ascii=False).replace("#", "\\u0023")
-        )
-    return head + ["  enabled: true", f"  range: {_numbers(value_range)}", "  lock-range: false"]
+        """Read any Takagi-Sugeno engine as a FuzzySystem (its metadata from the metadata comment)."""
+        return _Reader(text).fuzzy_system(metadata=read_metadata_comment(text, "#"))
 
 
 class _Variable:
@@ -432,13 +404,19 @@ class _Reader:
             )
         return options
 
-    def fuzzy_system(self):
+    def fuzzy_system(self, metadata=None):
+        disabled = []
         for variable in self.inputs + self.outputs:
             if variable.settings.get("enabled", ("true",))[0] != "true":
                 value, number, raw = variable.settings["enabled"]
-                raise FormatError(
-                    f"unsupported disabled variable {variable.name}", line=number, text=raw
-                )
+                if variable.kind == "OutputVariable":
+                    raise FormatError(
+                        f"unsupported disabled output {variable.name}: fuzzylite leaves its value "
+                        "as it was (NaN), which a randomts output cannot be",
+                        line=number,
+                        text=raw,
+                    )
+                disabled.append(variable)
             if not variable.terms and self.engine == "randomts":
                 raise FormatError(f"{variable.name} has no terms", line=variable.line)
         block = self.blocks[0]
@@ -470,6 +448,9 @@ class _Reader:
                         line=number,
                         text=raw,
                     )
+        if disabled:
+            kept = without_disabled_inputs([rule for rule, _ in rules], {v.name for v in disabled})
+            rules = [(rule, number) for rule, (_, number) in zip(kept, rules, strict=True)]
         names, term_names = {}, {}
         for variable in self.inputs + self.outputs:
             names[variable.name], term_names[variable.name] = self.original_names(variable)
@@ -503,6 +484,7 @@ class _Reader:
                 conjunction=conjunction or "prod",
                 disjunction=disjunction or "probor",
                 name=self.engine or "fuzzylite",
+                metadata=metadata,
             )
         except (ValueError, TypeError) as exc:
             raise FormatError(
@@ -604,13 +586,16 @@ def _renamed(rule, names, term_names):
             return proposition(n)
         return Connective(n.operator, tuple(node(o) for o in n.operands))
 
-    return Rule(node(rule.antecedent), tuple(proposition(p) for p in rule.consequent), rule.weight)
+    return FuzzyRule(
+        node(rule.antecedent), tuple(proposition(p) for p in rule.consequent), rule.weight
+    )
 
 
 # ------------------------------------------------------------------ writing
 
 
 def _system_to_fll(system):
+    """The FLL text of a FuzzySystem, its metadata on a comment line after the rules."""
     if system.name == "randomts" and not _strict(system):
         raise ValueError(
             "In FLL the engine name 'randomts' marks a rule base (every rule uses every input "
@@ -626,9 +611,13 @@ def _system_to_fll(system):
     engine = re.sub(r"[#\n\r]", "_", system.name).strip() or "engine"
     lines = [f"Engine: {engine}"]
     names, term_names = {}, {}
-    for kind, variables in (("InputVariable", system.inputs), ("OutputVariable", system.outputs)):
-        identifiers = unique_names([_identifier(v.name) for v in variables])
-        for identifier, variable in zip(identifiers, variables, strict=False):
+    identifiers = unique_names([_identifier(v.name) for v in system.inputs + system.outputs])
+    for kind, variables, offset in (
+        ("InputVariable", system.inputs, 0),
+        ("OutputVariable", system.outputs, system.n_features),
+    ):
+        for k, variable in enumerate(variables):
+            identifier = identifiers[offset + k]
             names[variable.name] = identifier
             terms = unique_names([_identifier(t) for t in variable.terms])
             term_names[variable.name] = dict(zip(variable.terms, terms, strict=False))
@@ -662,15 +651,14 @@ def _system_to_fll(system):
                     "  lock-previous: false",
                 ]
             for term_name, term in variable.terms.items():
-                values, height = term._shown_parameters()
-                if height is not None:
-                    values = values + [height]
+                kind_name, values = term.to_fll()
                 lines.append(
-                    f"  term: {term_names[variable.name][term_name]} {type(term).__name__} "
-                    f"{_numbers(values)}"
+                    f"  term: {term_names[variable.name][term_name]} {kind_name} {_numbers(values)}"
                 )
     conjunction = next(k for k, v in _TNORMS.items() if v == system.conjunction)
     disjunction = next(k for k, v in _SNORMS.items() if v == system.disjunction)
+    if system.disjunction == "probor" and not any(_uses(r.antecedent, "or") for r in system.rules):
+        disjunction = "none"  # read back as probor; what a rule base (no OR) is written with
     lines += [
         "RuleBlock: rules",
         "  enabled: true",
@@ -686,12 +674,8 @@ def _system_to_fll(system):
                     f"Rule {k}: fuzzylite has no power hedge {p.hedges[-1]!r} (only very = ^2 "
                     "and somewhat = ^0.5)."
                 )
-        renamed = _renamed(
-            rule,
-            names,
-            term_names,
-        )
-        lines.append(f"  rule: {renamed.to_text()}")
+        lines.append(f"  rule: {_renamed(rule, names, term_names).to_text()}")
+    lines += metadata_comment(system, "#")  # a comment to fuzzylite
     return "\n".join(lines) + "\n"
 
 

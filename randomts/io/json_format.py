@@ -331,7 +331,7 @@ def _system_to_json(system):
 
 
 def _system_from_json(text, document):
-    from randomts.fuzzy.system import FuzzySystem, InputVariable, OutputVariable, parse_rule
+    from randomts.fuzzy import FuzzySystem, InputVariable, OutputVariable, parse_rule
     from randomts.fuzzy.terms import make_term
 
     check = _Checker(text, document)

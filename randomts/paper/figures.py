@@ -168,12 +168,12 @@ def _figure_simulation(table):
 
 
 def write_figures(table, directory):
-    """Write ``figure1.png`` and ``simulation.png`` for a :class:`randomts.paper.demo.Table1`.
+    """Write ``figure1.png`` and ``simulation.png`` for a :class:`randomts.paper.experiment.Table1`.
 
     Parameters
     ----------
     table : Table1
-        What :func:`randomts.paper.demo.run_table1` returned (its last run is drawn).
+        What :func:`randomts.paper.experiment.run_table1` returned (its last run is drawn).
     directory : str or path
         Created if needed.
 

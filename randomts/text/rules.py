@@ -17,7 +17,7 @@ come in order of importance (:func:`randomts.importance.rule_importance`) and
 numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
 format, :func:`format_html` as the HTML table notebooks show.
 
-**The TXT format** (:func:`format_rules`, :func:`parse_rules`, files ``.txt``),
+**The TXT format** (:func:`format_rules`, :func:`randomts.io.text_format.parse_rules`, files ``.txt``),
 the machine form, line by line::
 
     # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
@@ -43,7 +43,7 @@ the machine form, line by line::
   or starts with a sign or digit) is written as a JSON string in double
   quotes.
 
-:func:`parse_rules` reads this text back (both ``#`` header lines are
+:func:`randomts.io.text_format.parse_rules` reads this text back (both ``#`` header lines are
 required; the ranges lines are optional; other ``#`` lines and blank lines
 are ignored; rules start at the beginning of a line and equations on their own
 lines are indented; an input missing from an equation has coefficient 0).
@@ -54,33 +54,26 @@ ranges, bit for bit.
 from __future__ import annotations
 
 import html
-import json
 import re
 
 import numpy as np
-from tabulate import tabulate, tabulate_formats
 
-from randomts._validation import check_option
-from randomts.core.membership import SMALLEST_WIDTH
-from randomts.exceptions import FormatError
+from randomts.text.numbers import format_name, format_number
+from randomts.text.tables import render_table
 
 __all__ = [
-    "format_number",
-    "format_name",
     "format_rule",
     "format_rules",
     "describe_rules",
     "format_table",
     "format_html",
-    "render_table",
-    "parse_rules",
     "linguistic_labels",
-    "TABLE_FORMATS",
     "LABELS",
+    "HEADER",
+    "RANGES_LINE",
+    "MODE_LINE",
+    "NOT_SHOWN_LINE",
 ]
-
-#: Table formats accepted by :func:`format_table` (those of tabulate).
-TABLE_FORMATS = tuple(tabulate_formats)
 
 #: Linguistic labels by number of labels: the range of an input is cut into that many equal parts.
 LABELS = {
@@ -93,38 +86,14 @@ LABELS = {
 }
 _BELOW, _ABOVE = "below range", "above range"
 
-_HEADER = "# Takagi-Sugeno rule base:"
-_RANGES = re.compile(r"^#\s*(input|output) ranges:")
-_PLAIN_NAME = re.compile(r"^[A-Za-z_][^\s\"'*,=]*\Z")  # \Z: "$" would let a final newline in
-
-
-def format_number(value, precision=None) -> str:
-    """A float as text: ``repr`` when ``precision`` is None, else ``precision`` significant digits.
-
-    Examples
-    --------
-    >>> format_number(0.1 + 0.2)
-    '0.30000000000000004'
-    >>> format_number(0.1 + 0.2, precision=3)
-    '0.3'
-    """
-    value = float(value)
-    if precision is None:
-        return repr(value)
-    return f"{value:.{int(precision)}g}"
-
-
-def format_name(name) -> str:
-    """A variable name, JSON-quoted unless it is a plain token.
-
-    Examples
-    --------
-    >>> format_name("y1(k-1)")
-    'y1(k-1)'
-    >>> format_name("temp (C)")
-    '"temp (C)"'
-    """
-    return name if _PLAIN_NAME.match(name) else json.dumps(name)
+#: First words of the TXT format's header line.
+HEADER = "# Takagi-Sugeno rule base:"
+#: A ``# input ranges:`` or ``# output ranges:`` line.
+RANGES_LINE = re.compile(r"^#\s*(input|output) ranges:")
+#: The header line that names the mode.
+MODE_LINE = re.compile(r"output = (weighted sum|weighted average)\s*$")
+#: The line that says rules were left out.
+NOT_SHOWN_LINE = re.compile(r"^#\s*\.\.\.\s*\d+ more rules not shown")
 
 
 def _equation(constant, slopes, input_names, precision):
@@ -166,7 +135,7 @@ def format_rule(rule_base, index, precision=None) -> str:
 def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
     """The TXT format: all rules after a ``#`` header naming the variables, the mode and the ranges.
 
-    This is the machine form (:func:`parse_rules` reads it back); people read
+    This is the machine form (:func:`randomts.io.text_format.parse_rules` reads it back); people read
     :func:`describe_rules`.
 
     Parameters
@@ -192,7 +161,7 @@ def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
     inputs = ", ".join(format_name(n) for n in rule_base.input_names)
     outputs = ", ".join(format_name(n) for n in rule_base.output_names)
     lines = [
-        f"{_HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
+        f"{HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
         f"# G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
     ]
     for kind, names, ranges in (
@@ -220,7 +189,7 @@ def linguistic_labels(rule_base, n_labels=3, *, X=None):
     """A label for the centre of every rule on every input, from its place in the input's range.
 
     The range of input ``k`` (:attr:`RuleBase.input_range`, else the range of
-    ``X``) is cut into ``n_labels`` equal parts named by :data:`LABELS`
+    ``X``) is cut into ``n_labels`` equal parts named by :data:`randomts.text.rules.LABELS`
     (``low``, ``medium``, ``high`` for 3); a centre outside the range is
     ``"below range"`` or ``"above range"``; an input whose range is one point
     gets the middle label (the upper middle for an even count).
@@ -428,7 +397,7 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     inputs = ", ".join(format_name(n) for n in rule_base.input_names)
     outputs = ", ".join(format_name(n) for n in rule_base.output_names)
     lines = [
-        f"{_HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
+        f"{HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
         f"# x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
     ]
     if centered and rule_base.order == 1:
@@ -464,34 +433,6 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
 
 
 # ------------------------------------------------------------------ tables
-def render_table(headers, rows, fmt="plain") -> str:
-    """Rows of already formatted cells as a tabulate table, numbers right-aligned.
-
-    Parameters
-    ----------
-    headers : sequence of str
-        Column titles.
-    rows : sequence of sequences of str
-        The cells, written as given (no re-parsing of numbers).
-    fmt : str, default="plain"
-        One of :data:`TABLE_FORMATS`.
-
-    Examples
-    --------
-    >>> print(render_table(["rule", "w"], [["R1", "0.5"], ["R2", "0.25"]]))
-    rule      w
-    R1      0.5
-    R2     0.25
-    """
-    check_option(fmt, "fmt", TABLE_FORMATS)
-    colalign = ("left",) + ("right",) * (len(headers) - 1)
-    return tabulate(
-        [list(row) for row in rows],
-        headers=list(headers),
-        tablefmt=fmt,
-        disable_numparse=True,
-        colalign=colalign,
-    )
 
 
 def format_table(
@@ -511,7 +452,7 @@ def format_table(
     rule_base : RuleBase
         The rules.
     fmt : str, default="plain"
-        A tabulate format (:data:`TABLE_FORMATS`): ``"plain"``, ``"github"``,
+        A tabulate format (:data:`randomts.text.tables.TABLE_FORMATS`): ``"plain"``, ``"github"``,
         ``"latex"``, ``"html"``, ...
     precision : int or None, default=4
         Significant digits; None writes lossless ``repr`` numbers.
@@ -631,318 +572,3 @@ def format_html(rule_base, precision=4, *, max_rules=20) -> str:
         out.append(f'<tr><td colspan="{len(head)}">{esc(more)}</td></tr>')
     out += ["</tbody>", "</table>"]
     return "\n".join(out)
-
-
-# ----------------------------------------------------------------- reading
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
-_PLAIN_TOKEN = re.compile(r"[A-Za-z_][^\s\"'*,=]*")
-_SPACES = re.compile(r"\s*")
-_DECODER = json.JSONDecoder()
-_RULE_START = re.compile(r"R(\d+):")
-_MODE = re.compile(r"output = (weighted sum|weighted average)\s*$")
-_NOT_SHOWN = re.compile(r"^#\s*\.\.\.\s*\d+ more rules not shown")
-
-
-class _Scanner:
-    """Reads the tokens of one line, raising FormatError with its line number."""
-
-    def __init__(self, text, line):
-        self.text, self.line, self.pos = text, line, 0
-
-    def fail(self, what):
-        found = self.text[self.pos :] or "end of line"
-        raise FormatError(
-            f"expected {what} at column {self.pos + 1} (found {found[:30]!r})",
-            line=self.line,
-            text=self.text,
-        )
-
-    def skip(self):
-        self.pos = _SPACES.match(self.text, self.pos).end()
-
-    def at_end(self):
-        self.skip()
-        return self.pos == len(self.text)
-
-    def literal(self, word, what=None):
-        self.skip()
-        if not self.text.startswith(word, self.pos):
-            self.fail(what or repr(word))
-        self.pos += len(word)
-
-    def peek(self, word):
-        self.skip()
-        return self.text.startswith(word, self.pos)
-
-    def number(self, what="a number"):
-        self.skip()
-        match = _NUMBER.match(self.text, self.pos)
-        if not match:
-            self.fail(what)
-        value = float(match.group())
-        if not np.isfinite(value):
-            self.fail(f"{what} of finite size")
-        self.pos = match.end()
-        return value
-
-    def name(self):
-        self.skip()
-        if self.text.startswith('"', self.pos):
-            try:
-                value, end = _DECODER.raw_decode(self.text, self.pos)
-            except ValueError:
-                self.fail("a name (a quoted JSON string)")
-            if not isinstance(value, str) or not value.strip():
-                self.fail("a non-empty name")
-            self.pos = end
-            return value
-        match = _PLAIN_TOKEN.match(self.text, self.pos)
-        if not match:
-            self.fail("a name")
-        self.pos = match.end()
-        return match.group()
-
-
-def _parse_antecedent(scan):
-    names, centers, sigmas = [], [], []
-    scan.literal("IF")
-    while True:
-        names.append(scan.name())
-        scan.literal("is")
-        scan.literal("G(")
-        centers.append(scan.number("a centre"))
-        scan.literal(",")
-        sigma = scan.number("a width")
-        if not sigma >= SMALLEST_WIDTH:
-            scan.fail(f"a width >= {SMALLEST_WIDTH!r} (a normal float)")
-        sigmas.append(sigma)
-        scan.literal(")")
-        if not scan.peek("AND"):
-            break
-        scan.literal("AND")
-    scan.literal("THEN")
-    return names, centers, sigmas
-
-
-def _parse_equation(scan, input_names):
-    output = scan.name()
-    scan.literal("=")
-    constant = scan.number("the constant of the equation")
-    slopes = [0.0] * len(input_names)
-    seen = set()
-    while not scan.at_end():
-        if scan.peek("+"):
-            sign = 1.0
-        elif scan.peek("-"):
-            sign = -1.0
-        else:
-            scan.fail("' + ' or ' - ' and a term")
-        scan.pos += 1
-        value = scan.number("a coefficient")
-        scan.literal("*")
-        scan.skip()
-        at = scan.pos
-        name = scan.name()
-        if name not in input_names or name in seen:
-            scan.pos = at
-            scan.fail(
-                f"one of the inputs {list(input_names)} (not {name!r})"
-                if name not in input_names
-                else f"each input at most once (not {name!r} again)"
-            )
-        seen.add(name)
-        slopes[input_names.index(name)] = sign * value
-    return output, constant, slopes
-
-
-class _RuleText:
-    """The parts of one rule, before the sizes are known to agree."""
-
-    def __init__(self, number, line, raw, names, centers, sigmas):
-        self.number, self.line, self.raw = number, line, raw
-        self.names, self.centers, self.sigmas = names, centers, sigmas
-        self.equations = []  # (line_number, output, constant, slopes, raw line)
-
-
-def parse_rules(text, *, metadata=None):
-    """Read the text written by :func:`format_rules` back into a :class:`RuleBase`.
-
-    Parameters
-    ----------
-    text : str
-        The rules, with both ``#`` header lines.
-    metadata : dict, optional
-        Metadata for the returned rule base (text does not carry any).
-
-    Returns
-    -------
-    RuleBase
-
-    Raises
-    ------
-    FormatError
-        With the line number and the offending text, if anything is missing,
-        malformed or inconsistent (rule numbers, variable names, counts).
-
-    Examples
-    --------
-    >>> from randomts import RuleBase
-    >>> rb = RuleBase.random(n_features=2, n_outputs=2, n_rules=3, random_state=0)
-    >>> parse_rules(format_rules(rb)) == rb
-    True
-    >>> parse_rules("# Takagi-Sugeno rule base: 1 rules, inputs (x1), outputs (y)\\n"
-    ...             "R1: IF x1 is G(0.0, 1.0) THEN y = 2.0")
-    Traceback (most recent call last):
-    ...
-    randomts.exceptions.FormatError: line 1: missing the header line '# G(c, s) = ...
-    """
-    from randomts.fuzzy.rulebase import RuleBase
-
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str; got {type(text).__name__}.")
-    header = mode = None
-    rules, ranges = [], {}
-    lines = text.split("\n")
-    for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if _NOT_SHOWN.match(line):
-                raise FormatError("the text lists only some of the rules", line=number, text=raw)
-            if line.startswith(_HEADER):
-                if header is not None:
-                    raise FormatError("a second header line", line=number, text=raw)
-                header = (number, raw)
-            elif _MODE.search(line):
-                mode = _MODE.search(line).group(1)
-            elif _RANGES.match(line):
-                kind = _RANGES.match(line).group(1)
-                if kind in ranges:
-                    raise FormatError(f"a second {kind} ranges line", line=number, text=raw)
-                ranges[kind] = (number, raw, _parse_ranges(raw, number))
-            continue
-        if header is None:
-            raise FormatError(f"expected the header line {_HEADER!r} first", line=number, text=raw)
-        start = None if raw[:1].isspace() else _RULE_START.match(raw)  # equations are indented
-        if start:
-            scan = _Scanner(raw, number)
-            scan.pos = start.end()
-            rule = _RuleText(start.group(1), number, raw, *_parse_antecedent(scan))
-            if not scan.at_end():
-                rule.equations.append((number, *_parse_equation(scan, rule.names), raw))
-                rule.inline = True
-            else:
-                rule.inline = False
-            rules.append(rule)
-        elif raw[:1].isspace() and rules and not rules[-1].inline:
-            scan = _Scanner(raw, number)
-            rules[-1].equations.append((number, *_parse_equation(scan, rules[-1].names), raw))
-        else:
-            raise FormatError(
-                "expected a rule 'R<k>: IF ...' or an indented equation", line=number, text=raw
-            )
-    if header is None:
-        raise FormatError(
-            f"no header line {_HEADER!r}; the text is empty or not rules", line=1, text=lines[0]
-        )
-    if mode is None:
-        raise FormatError(
-            "missing the header line '# G(c, s) = ...; output = ...' (weighted sum or average)",
-            line=header[0],
-        )
-    if not rules:
-        raise FormatError("no rules after the header", line=len(lines), text=lines[-1])
-    rule_base = _assemble(rules, header, mode == "weighted average", metadata, RuleBase)
-    recorded = {}
-    for kind, names in (("input", rule_base.input_names), ("output", rule_base.output_names)):
-        if kind in ranges:
-            number, raw, pairs = ranges[kind]
-            if [name for name, _, _ in pairs] != list(names):
-                raise FormatError(
-                    f"the {kind} ranges must name {list(names)} in order; "
-                    f"got {[name for name, _, _ in pairs]}",
-                    line=number,
-                    text=raw,
-                )
-            recorded[f"{kind}_range"] = [[low, high] for _, low, high in pairs]
-    return rule_base.replace(**recorded) if recorded else rule_base
-
-
-def _parse_ranges(raw, number):
-    """``# input ranges: x1 in [0.0, 1.0], ...`` as (name, low, high) triples."""
-    scan = _Scanner(raw, number)
-    scan.pos = _RANGES.match(raw.strip()).end() + (len(raw) - len(raw.lstrip()))
-    pairs = []
-    while True:
-        name = scan.name()
-        scan.literal("in")
-        scan.literal("[")
-        low = scan.number("the low end of a range")
-        scan.literal(",")
-        at = scan.pos
-        high = scan.number("the high end of a range")
-        if high < low:
-            scan.pos = at
-            scan.fail(f"a high end >= the low end {low!r}")
-        scan.literal("]")
-        pairs.append((name, low, high))
-        if scan.at_end():
-            return pairs
-        scan.literal(",", "',' and the next range")
-
-
-def _assemble(rules, header, normalize, metadata, RuleBase):
-    first = rules[0]
-    input_names = first.names
-    output_names = [eq[1] for eq in first.equations]
-    if not output_names:
-        raise FormatError("rule R1 has no equation after THEN", line=first.line, text=first.raw)
-    for k, rule in enumerate(rules, start=1):
-        if rule.number != str(k):
-            raise FormatError(f"expected rule number R{k}", line=rule.line, text=rule.raw)
-        if rule.names != input_names:
-            raise FormatError(
-                f"the inputs must be {input_names} as in R1; got {rule.names}",
-                line=rule.line,
-                text=rule.raw,
-            )
-        outputs = [eq[1] for eq in rule.equations]
-        if outputs != output_names:
-            line, raw = (
-                (rule.equations[-1][0], rule.equations[-1][4])
-                if rule.equations
-                else (rule.line, rule.raw)
-            )
-            raise FormatError(
-                f"rule R{k} must give the outputs {output_names} as R1; got {outputs}",
-                line=line,
-                text=raw,
-            )
-    expected = (
-        f"{_HEADER} {len(rules)} rules, inputs ({', '.join(format_name(n) for n in input_names)}), "
-        f"outputs ({', '.join(format_name(n) for n in output_names)})"
-    )
-    if " ".join(header[1].split()) != " ".join(expected.split()):
-        raise FormatError(
-            f"the header does not match the {len(rules)} rules read; expected {expected!r}",
-            line=header[0],
-            text=header[1],
-        )
-    if len(set(input_names)) != len(input_names) or len(set(output_names)) != len(output_names):
-        raise FormatError("variable names must be distinct", line=first.line, text=first.raw)
-    try:
-        return RuleBase(
-            centers=[r.centers for r in rules],
-            sigmas=[r.sigmas for r in rules],
-            coef=[[eq[3] for eq in r.equations] for r in rules],
-            intercept=[[eq[2] for eq in r.equations] for r in rules],
-            normalize=normalize,
-            input_names=input_names,
-            output_names=output_names,
-            metadata=metadata,
-        )
-    except (ValueError, TypeError) as exc:  # names the rule base rejects
-        raise FormatError(
-            f"not a valid rule base: {exc}", line=first.line, text=first.raw
-        ) from None

@@ -17,15 +17,16 @@ The layout, line by line::
 - After ``input ...`` may follow ``: lock-range``; after ``output ...`` the
   defuzzifier (``weighted average`` or ``weighted sum``), then optionally
   ``; aggregation <norm>``, ``; default <number>`` and ``; lock-range``.
-- Names that are not plain words (letters, digits, ``_``, ``.``, ``-``) are
-  JSON strings.
-- ``precision=None`` writes every number with ``repr``: :func:`parse_system`
+- Names are written as :func:`randomts.text.numbers.format_name` writes
+  them: plain tokens as they are, others as JSON strings.
+- ``precision=None`` writes every number with ``repr``: :func:`randomts.io.text_format.parse_system`
   reads that text back to an equal system, bit for bit. With a precision,
   zero coefficients of linear terms are left out, for reading.
 
 Examples
 --------
 >>> from randomts import FuzzySystem, RuleBase
+>>> from randomts.io.text_format import parse_system
 >>> system = FuzzySystem.from_rule_base(RuleBase.random(1, 1, 2, random_state=0))
 >>> parse_system(format_system(system, None)) == system
 True
@@ -34,32 +35,16 @@ True
 from __future__ import annotations
 
 import json
-import re
 
-from randomts.exceptions import FormatError
-from randomts.text.rules import format_number
+import numpy as np
 
-__all__ = ["format_system", "parse_system", "HEADER"]
+from randomts._validation import check_int
+from randomts.text.numbers import format_name, format_number
+from randomts.text.tables import render_table
+
+__all__ = ["format_system", "format_system_table", "HEADER"]
 
 HEADER = "# Takagi-Sugeno fuzzy system:"
-_NORMS_LINE = re.compile(r"^#\s*AND\s*=\s*(\S+)\s*;\s*OR\s*=\s*(\S+)\s*$")
-_QUOTED = r'"(?:[^"\\]|\\.)*"'
-_NAME = rf"(?:{_QUOTED}|[^\s\"]+)"
-_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_VARIABLE = re.compile(
-    rf"^(input|output)\s+({_NAME})\s+in\s+\[\s*({_NUM}|-?inf)\s*,\s*({_NUM}|-?inf)\s*\]\s*(?::\s*(.*))?$"
-)
-_TERM = re.compile(rf"^\s+({_NAME})\s*=\s*(.*)$")
-_CALL = re.compile(r"^([A-Za-z]+)\((.*)\)$")
-_SLOPE = re.compile(rf"\s*([+-])\s*({_NUM})\*({_QUOTED}|\S+)")
-_RULE = re.compile(r"^\s+R(\d+):\s*(.*)$")
-_DEFUZZIFIERS = {"weighted average": "wtaver", "weighted sum": "wtsum"}
-
-
-def _name(name):
-    from randomts.fuzzy.system import _name_text
-
-    return _name_text(name)
 
 
 def _system_name(name):
@@ -69,9 +54,7 @@ def _system_name(name):
 
 
 def _equation(term, input_names, precision):
-    from randomts.fuzzy.terms import Constant
-
-    if isinstance(term, Constant):
+    if not hasattr(term, "coefficients"):  # a constant
         return format_number(term.value, precision)
     text = format_number(term.constant, precision)
     coefficients = term.coefficients
@@ -80,12 +63,28 @@ def _equation(term, input_names, precision):
         if skip and c == 0:
             continue
         sign = "-" if c < 0 or (c == 0 and str(float(c)).startswith("-")) else "+"
-        text += f" {sign} {format_number(abs(c), precision)}*{_name(name)}"
+        text += f" {sign} {format_number(abs(c), precision)}*{format_name(name)}"
     return text
 
 
-def format_system(system, precision=4) -> str:
+def format_system(system, precision=4, *, X=None, top=None) -> str:
     """The text of ``system`` (see the module docstring); ``precision=None`` is lossless.
+
+    Parameters
+    ----------
+    system : FuzzySystem
+        The system.
+    precision : int or None, default=4
+        Significant digits; None writes every digit (``repr``), which
+        :func:`randomts.io.text_format.parse_system` reads back bit for bit.
+    X : array-like of shape (n_samples, n_features), optional
+        Data: the rules are listed by importance on ``X``
+        (:func:`randomts.importance.rule_importance`, shown as a percentage
+        after the rule's label), most important first, under a ``#`` line
+        that says so.
+    top : int, optional
+        With ``X``: list only the ``top`` most important rules, and say in a
+        last ``#`` line how many were left out and their share.
 
     Examples
     --------
@@ -100,7 +99,18 @@ def format_system(system, precision=4) -> str:
       r1 = 2 + 0.5*x1
     rules
       R1: if x1 is r1 then y is r1
+    >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]], intercept=[[1.0], [5.0]])
+    >>> text = format_system(FuzzySystem.from_rule_base(rb), X=[[0.0], [2.0]], top=1)
+    >>> for line in text.splitlines()[-4:]:
+    ...     print(line)
+    rules
+      # most important first: R<k> (p%) holds p% of the absolute contributions on 2 samples
+      R2 (83.3%): if x1 is r2 then y is r2
+      # ... 1 less important rules not shown (16.7% of the absolute contributions)
     """
+    if precision is not None:
+        precision = check_int(precision, "precision", low=1)
+    order, importance = _ranking(system, X, top)
 
     def number(value):
         return format_number(value, precision)
@@ -111,10 +121,10 @@ def format_system(system, precision=4) -> str:
     ]
     for variable in system.inputs:
         low, high = (number(v) for v in variable.range)
-        head = f"input {_name(variable.name)} in [{low}, {high}]"
+        head = f"input {format_name(variable.name)} in [{low}, {high}]"
         lines.append(head + (": lock-range" if variable.lock_range else ""))
         for term_name, term in variable.terms.items():
-            lines.append(f"  {_name(term_name)} = {term.to_text(precision)}")
+            lines.append(f"  {format_name(term_name)} = {term.to_text(precision)}")
     for variable in system.outputs:
         mode = "weighted average" if variable.defuzzifier == "wtaver" else "weighted sum"
         options = [mode]
@@ -125,238 +135,156 @@ def format_system(system, precision=4) -> str:
         if variable.lock_range:
             options.append("lock-range")
         lines.append(
-            f"output {_name(variable.name)} in [{number(variable.range[0])}, "
+            f"output {format_name(variable.name)} in [{number(variable.range[0])}, "
             f"{number(variable.range[1])}]: " + "; ".join(options)
         )
         for term_name, term in variable.terms.items():
-            lines.append(f"  {_name(term_name)} = {_equation(term, system.input_names, precision)}")
+            lines.append(
+                f"  {format_name(term_name)} = {_equation(term, system.input_names, precision)}"
+            )
     lines.append("rules")
-    for k, rule in enumerate(system.rules, start=1):
-        lines.append(f"  R{k}: {rule.to_text(precision)}")
+    if importance is not None:
+        lines.append(
+            "  # most important first: R<k> (p%) holds p% of the absolute contributions "
+            f"on {np.shape(X)[0]} samples"
+        )
+    for i in order:
+        lines.append(f"  {_label(i, importance)}: {system.rules[i].to_text(precision)}")
+    hidden = system.n_rules - len(order)
+    if hidden:
+        lines.append(f"  # ... {_not_shown(hidden, importance, order)}")
     return "\n".join(lines)
 
 
-def _read_name(text, number, raw):
-    if text.startswith('"'):
-        try:
-            value = json.loads(text)
-        except ValueError:
-            raise FormatError(
-                f"{text[:40]!r} is not a valid quoted name", line=number, text=raw
-            ) from None
-        if not isinstance(value, str):
-            raise FormatError("a quoted name must be a string", line=number, text=raw)
-        return value
-    return text
+def _ranking(system, X, top):
+    """``(order of the rules, importances or None)``: by importance on ``X``, cut at ``top``."""
+    from randomts.importance import rule_importance
 
-
-def _float(text, number, raw, what):
-    try:
-        value = float(text)
-    except ValueError:
-        raise FormatError(f"{what}: {text[:30]!r} is not a number", line=number, text=raw) from None
-    return value
-
-
-def _input_term(text, number, raw):
-    from randomts.fuzzy.terms import make_term
-
-    match = _CALL.match(text.strip())
-    if not match:
-        raise FormatError("expected a term 'Type(p1, p2, ...)'", line=number, text=raw)
-    kind, body = match.groups()
-    values, height = [], 1.0
-    parts = [p.strip() for p in body.split(",")] if body.strip() else []
-    for k, part in enumerate(parts):
-        if part.startswith("height="):
-            if k != len(parts) - 1:
-                raise FormatError("height= must come last", line=number, text=raw)
-            height = _float(part[len("height=") :].strip(), number, raw, "height")
-        else:
-            if not re.fullmatch(_NUM, part):
-                raise FormatError(
-                    f"term parameter {part[:30]!r} is not a number", line=number, text=raw
-                )
-            values.append(float(part))
-    if kind in ("Constant", "Linear"):
-        raise FormatError(f"{kind} is an output term, not an input term", line=number, text=raw)
-    try:
-        if kind == "Discrete":
-            from randomts.fuzzy.terms import Discrete
-
-            return Discrete(*values, height=height)
-        term = make_term(kind, values)
-        return term if height == 1.0 else make_term(kind, values + [height])
-    except (TypeError, ValueError) as exc:
-        raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
-
-
-def _output_term(text, number, raw, input_names):
-    from randomts.fuzzy.terms import Constant, Linear
-
-    text = text.strip()
-    match = re.match(_NUM, text)
-    if not match:
-        raise FormatError(
-            "expected an output term 'constant [+ c*input ...]'", line=number, text=raw
-        )
-    constant = float(match.group(0))
-    position, slopes = match.end(), {}
-    while position < len(text):
-        slope = _SLOPE.match(text, position)
-        if not slope:
-            raise FormatError(
-                f"expected '+ coefficient*input' at {text[position : position + 20]!r}",
-                line=number,
-                text=raw,
+    order, importance = np.arange(system.n_rules), None
+    if X is not None:
+        importance = rule_importance(system, X)
+        order = np.argsort(-importance, kind="stable")
+    if top is not None:
+        if X is None:
+            raise ValueError(
+                "The 'top' parameter needs the data X to rank the rules by importance; "
+                f"got top={top!r} and X=None."
             )
-        sign, value, name = slope.groups()
-        name = _read_name(name, number, raw)
-        if name not in input_names:
-            raise FormatError(f"{name!r} is not an input", line=number, text=raw)
-        if name in slopes:
-            raise FormatError(f"{name!r} appears twice", line=number, text=raw)
-        slopes[name] = -float(value) if sign == "-" else float(value)
-        position = slope.end()
-    try:
-        if not slopes:
-            return Constant(constant)
-        return Linear([slopes.get(name, 0.0) for name in input_names], constant)
-    except (TypeError, ValueError) as exc:
-        raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
+        order = order[: check_int(top, "top", low=1)]
+    return order, importance
 
 
-def parse_system(text):
-    """Read the text of :func:`format_system` back into a :class:`~randomts.FuzzySystem`.
+def _label(i, importance):
+    """``R<i+1>``, followed by the rule's importance in percent when there is one."""
+    if importance is None:
+        return f"R{i + 1}"
+    return f"R{i + 1} ({format_number(100 * importance[i], 3)}%)"
 
-    Raises
-    ------
-    FormatError
-        With the line number and the offending text.
+
+def _not_shown(hidden, importance, order):
+    rest = max(0.0, 100 * (1.0 - float(importance[order].sum())))
+    return (
+        f"{hidden} less important rules not shown "
+        f"({format_number(rest, 3)}% of the absolute contributions)"
+    )
+
+
+def _clauses_by_input(rule):
+    """The antecedent's propositions by input, or None when it nests or names an input twice."""
+    antecedent = rule.antecedent
+    clauses = list(getattr(antecedent, "operands", (antecedent,)))
+    by_input = {}
+    for clause in clauses:
+        if hasattr(clause, "operands") or clause.variable in by_input:
+            return None
+        by_input[clause.variable] = clause
+    return by_input
+
+
+def _after_is(proposition, precision=None):
+    """``not very Low`` of ``x is not very Low``."""
+    text = proposition.to_text(precision)
+    return text[len(format_name(proposition.variable)) + len(" is ") :]
+
+
+def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -> str:
+    """The rules of a system as a table: one row per rule, the terms it names in columns.
+
+    Columns: ``rule``; with ``X``, ``importance`` (the rule's share of the
+    absolute contributions on ``X``, :func:`randomts.importance.rule_importance`);
+    then the antecedent: when every rule joins at most one proposition per
+    input with one connective, a column ``<input> is`` per input (the term
+    with its hedges, empty where the rule does not use the input) and, if
+    some rule uses ``or``, a column ``connective``; otherwise one column
+    ``if`` with the antecedent's text. Then a column ``then <output> is``
+    per output (empty where the rule does not conclude it) and, if some
+    rule has a weight other than 1, ``weight``. The terms themselves are
+    written by :func:`format_system`.
+
+    Parameters
+    ----------
+    system : FuzzySystem
+        The system.
+    fmt : str, default="plain"
+        A tabulate format (:data:`randomts.text.tables.TABLE_FORMATS`).
+    precision : int or None, default=4
+        Significant digits of the importances, weights and powers; None
+        writes every digit.
+    X, top
+        As in :func:`format_system`.
 
     Examples
     --------
-    >>> parse_system("# Takagi-Sugeno fuzzy system: s\\ninput x in [0, 1]\\n")
-    Traceback (most recent call last):
-    ...
-    randomts.exceptions.FormatError: line 2: expected the line '# AND = ...; OR = ...' after ...
+    >>> import randomts
+    >>> fz, terms = randomts.fuzzy, randomts.fuzzy.terms
+    >>> system = randomts.FuzzySystem(
+    ...     [fz.InputVariable("food", {"bad": terms.Triangle(0, 0, 6),
+    ...                                "good": terms.Triangle(4, 10, 10)}, range=(0, 10))],
+    ...     [fz.OutputVariable("tip", {"low": terms.Constant(5.0), "high": terms.Constant(20.0)},
+    ...                        range=(0, 30))],
+    ...     ["if food is bad then tip is low", "if food is not bad then tip is high with 0.5"])
+    >>> print(format_system_table(system, fmt="github", X=[[1.0], [9.0]]))
+    | rule   |   importance |   food is |   then tip is |   weight |
+    |--------|--------------|-----------|---------------|----------|
+    | R2     |       0.8276 |   not bad |          high |      0.5 |
+    | R1     |       0.1724 |       bad |           low |        1 |
     """
-    from randomts.fuzzy.system import FuzzySystem, InputVariable, OutputVariable, parse_rule
-
-    lines = text.split("\n")
-    entries = [(n, raw) for n, raw in enumerate(lines, start=1) if raw.strip()]
-    if not entries or not entries[0][1].startswith(HEADER):
-        number, raw = entries[0] if entries else (1, "")
-        raise FormatError(f"expected the header line {HEADER!r} first", line=number, text=raw)
-    name = entries[0][1][len(HEADER) :].strip()
-    name = _read_name(name, *entries[0]) if name.startswith('"') else name
-    if len(entries) < 2 or not _NORMS_LINE.match(entries[1][1].strip()):
-        number, raw = entries[1] if len(entries) > 1 else entries[0]
-        raise FormatError(
-            "expected the line '# AND = ...; OR = ...' after the header", line=number, text=raw
-        )
-    conjunction, disjunction = _NORMS_LINE.match(entries[1][1].strip()).groups()
-    inputs, outputs, rules, rule_lines = [], [], [], []
-    current = None  # (kind, name, terms, range, options, number, raw)
-    section = "variables"
-
-    def close():
-        if current is None:
-            return
-        kind, vname, terms, value_range, options, number, raw = current
-        try:
-            if kind == "input":
-                inputs.append(
-                    InputVariable(vname, terms, value_range, lock_range="lock-range" in options)
-                )
-            else:
-                outputs.append(OutputVariable(vname, terms, value_range, **options))
-        except (TypeError, ValueError) as exc:
-            raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
-
-    for number, raw in entries[2:]:
-        stripped = raw.strip()
-        if stripped.startswith("#"):
-            continue
-        if section == "rules":
-            match = _RULE.match(raw)
-            if not match:
-                raise FormatError(
-                    "expected a rule '  R<k>: if ... then ...'", line=number, text=raw
-                )
-            if int(match.group(1)) != len(rules) + 1:
-                raise FormatError(f"expected rule number R{len(rules) + 1}", line=number, text=raw)
-            try:
-                rules.append(parse_rule(match.group(2)))
-            except (TypeError, ValueError) as exc:
-                raise FormatError(str(exc).rstrip("."), line=number, text=raw) from None
-            rule_lines.append((number, raw))
-            continue
-        if stripped == "rules" and not raw[:1].isspace():
-            close()
-            current = None
-            section = "rules"
-            continue
-        variable = None if raw[:1].isspace() else _VARIABLE.match(stripped)
-        if variable:
-            close()
-            kind, vname, low, high, tail = variable.groups()
-            vname = _read_name(vname, number, raw)
-            if kind == "input" and outputs:
-                raise FormatError("an input after the outputs", line=number, text=raw)
-            value_range = (_float(low, number, raw, "range"), _float(high, number, raw, "range"))
-            options = _options(kind, tail, number, raw)
-            current = (kind, vname, [], value_range, options, number, raw)
-            continue
-        term = _TERM.match(raw) if current is not None else None
-        if not term:
-            raise FormatError(
-                "expected 'input ...', 'output ...', an indented term or 'rules'",
-                line=number,
-                text=raw,
-            )
-        term_name = _read_name(term.group(1), number, raw)
-        if current[0] == "input":
-            value = _input_term(term.group(2), number, raw)
+    if precision is not None:
+        precision = check_int(precision, "precision", low=1)
+    order, importance = _ranking(system, X, top)
+    clauses = [_clauses_by_input(rule) for rule in system.rules]
+    flat = all(by_input is not None for by_input in clauses)
+    uses_or = any(getattr(rule.antecedent, "operator", "and") == "or" for rule in system.rules)
+    weighted = any(rule.weight != 1.0 for rule in system.rules)
+    headers = ["rule"] + (["importance"] if importance is not None else [])
+    if flat:
+        headers += [f"{format_name(name)} is" for name in system.input_names]
+        headers += ["connective"] if uses_or else []
+    else:
+        headers.append("if")
+    headers += [f"then {format_name(name)} is" for name in system.output_names]
+    headers += ["weight"] if weighted else []
+    rows = []
+    for i in order:
+        rule = system.rules[i]
+        row = [f"R{i + 1}"]
+        if importance is not None:
+            row.append(format_number(importance[i], precision))
+        if flat:
+            row += [
+                _after_is(clauses[i][name], precision) if name in clauses[i] else ""
+                for name in system.input_names
+            ]
+            if uses_or:
+                row.append(getattr(rule.antecedent, "operator", ""))
         else:
-            value = _output_term(term.group(2), number, raw, [v.name for v in inputs])
-        current[2].append((term_name, value))
-    if section != "rules":
-        number, raw = entries[-1]
-        raise FormatError("no 'rules' section; the text is truncated", line=number, text=raw)
-    if not rules:
-        number, raw = entries[-1]
-        raise FormatError("no rules after 'rules'", line=number, text=raw)
-    try:
-        return FuzzySystem(
-            inputs, outputs, rules, conjunction=conjunction, disjunction=disjunction, name=name
-        )
-    except (TypeError, ValueError) as exc:
-        message = str(exc)
-        match = re.match(r"^Rule (\d+): ", message)
-        number, raw = rule_lines[int(match.group(1)) - 1] if match else entries[1]
-        raise FormatError(message.rstrip("."), line=number, text=raw) from None
-
-
-def _options(kind, tail, number, raw):
-    parts = [p.strip() for p in (tail or "").split(";") if p.strip()]
-    if kind == "input":
-        if parts not in ([], ["lock-range"]):
-            raise FormatError("an input takes only ': lock-range'", line=number, text=raw)
-        return parts
-    if not parts or parts[0] not in _DEFUZZIFIERS:
-        raise FormatError(
-            "an output needs ': weighted average' or ': weighted sum'", line=number, text=raw
-        )
-    options = {"defuzzifier": _DEFUZZIFIERS[parts[0]]}
-    for part in parts[1:]:
-        key, _, value = part.partition(" ")
-        if key == "aggregation" and value:
-            options["aggregation"] = value.strip()
-        elif key == "default" and value:
-            options["default"] = _float(value.strip(), number, raw, "default")
-        elif part == "lock-range":
-            options["lock_range"] = True
-        else:
-            raise FormatError(f"unknown output option {part!r}", line=number, text=raw)
-    return options
+            row.append(rule.antecedent.to_text(precision))
+        concluded = {p.variable: p for p in rule.consequent}
+        row += [
+            _after_is(concluded[name], precision) if name in concluded else ""
+            for name in system.output_names
+        ]
+        if weighted:
+            row.append(format_number(rule.weight, precision))
+        rows.append(row)
+    return render_table(headers, rows, fmt)

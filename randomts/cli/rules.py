@@ -1,0 +1,226 @@
+"""``randomts rules``, ``predict`` and ``explain``: print what a saved model does.
+
+``rules`` prints its rules, ``predict`` its outputs for the rows of a CSV file and
+``explain`` the rules behind its output at one input.
+"""
+
+from __future__ import annotations
+
+from randomts.cli.common import add_delimiter, load_model, positive_int, reported_warnings
+
+__all__ = [
+    "add_rules",
+    "handle_rules",
+    "add_predict",
+    "handle_predict",
+    "add_explain",
+    "handle_explain",
+]
+
+
+def add_rules(commands):
+    """Register ``randomts rules`` and its handler with the subparsers ``commands``."""
+    from randomts.text import TABLE_FORMATS
+
+    cmd = commands.add_parser(
+        "rules",
+        help="print a model's rules as text or as a table",
+        description="Print the rules of MODEL (any format randomts reads) in words: for a "
+        "random-rule model, each input as 'about centre (±spread)' and each equation as the "
+        "rule's output at its centre plus slopes; for a general system, its variables, terms and "
+        "rules. With --data, the rules come most important first.",
+    )
+    cmd.add_argument("model", metavar="MODEL", help="a saved model")
+    cmd.add_argument(
+        "--format",
+        dest="style",
+        default="text",
+        choices=("text", "table") + TABLE_FORMATS,
+        metavar="STYLE",
+        help="'text' (IF-THEN lines, the default), 'table', or a tabulate table format: "
+        + ", ".join(TABLE_FORMATS),
+    )
+    cmd.add_argument(
+        "--precision", type=positive_int, default=4, help="significant digits (default 4)"
+    )
+    cmd.add_argument(
+        "--data",
+        metavar="DATA.csv",
+        help="a CSV file with the model's input columns (by name): order the rules by "
+        "their importance on it",
+    )
+    cmd.add_argument(
+        "--top",
+        type=positive_int,
+        metavar="K",
+        help="with --data, only the K most important rules",
+    )
+    cmd.add_argument(
+        "--labels",
+        type=positive_int,
+        nargs="?",
+        const=3,
+        metavar="N",
+        help="name each input's set low/medium/high (N labels, 2 to 7; default 3) "
+        "from its place in the input's training range",
+    )
+    cmd.add_argument(
+        "--intercept",
+        action="store_true",
+        help="write each equation with its constant at x = 0 instead of centred",
+    )
+    cmd.add_argument(
+        "--lossless",
+        action="store_true",
+        help="print the lossless TXT format (every digit, as saved to .txt files)",
+    )
+    cmd.set_defaults(handler=handle_rules)
+
+
+def handle_rules(args):
+    """Run ``randomts rules`` on the parsed ``args``; the text to print."""
+    from randomts.fuzzy.system import FuzzySystem
+
+    rule_base = load_model(args.model, keep_names=True)
+    if args.top is not None and args.data is None:
+        raise ValueError("--top needs --data, the data on which the rules are ranked.")
+    X = None
+    if args.data is not None:
+        from randomts.io.csv_data import read_csv, select_columns
+
+        header, values = read_csv(args.data)
+        X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
+    if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
+        unsupported = [
+            flag
+            for flag, value in (("--labels", args.labels), ("--intercept", args.intercept))
+            if value
+        ]
+        if unsupported:
+            raise ValueError(
+                f"{', '.join(unsupported)} apply to random-rule models; "
+                f"{args.model} holds a general Takagi-Sugeno system."
+            )
+        if args.lossless:
+            if args.style != "text" or args.data:
+                raise ValueError(
+                    "--lossless prints the system's text with every digit; it takes no "
+                    "--format or --data."
+                )
+            return rule_base.to_text(precision=None)
+        with reported_warnings():
+            if args.style == "text":
+                return rule_base.to_text(precision=args.precision, X=X, top=args.top)
+            return rule_base.table(
+                fmt="plain" if args.style == "table" else args.style,
+                precision=args.precision,
+                X=X,
+                top=args.top,
+            )
+    if args.lossless:
+        if args.style != "text" or args.data or args.labels or args.intercept:
+            raise ValueError(
+                "--lossless prints the TXT format; it takes no --format, --data, "
+                "--labels or --intercept."
+            )
+        return rule_base.to_text(lossless=True)
+    options = dict(
+        precision=args.precision, labels=args.labels, centered=not args.intercept, X=X, top=args.top
+    )
+    if args.style == "text":
+        return rule_base.to_text(**options)
+    return rule_base.table(fmt="plain" if args.style == "table" else args.style, **options)
+
+
+def add_predict(commands):
+    """Register ``randomts predict`` and its handler with the subparsers ``commands``."""
+    cmd = commands.add_parser(
+        "predict",
+        help="predict the outputs of a model for every row of a CSV file",
+        description="Read MODEL and DATA.csv (a header row naming the model's inputs; other "
+        "columns are ignored) and write one CSV row of outputs per data row, with a header of "
+        "the model's output names; for a classifier, the predicted class label, headed by the "
+        "name of the target column it was fitted to by 'randomts fit' (else 'class').",
+    )
+    cmd.add_argument("model", metavar="MODEL", help="a saved model")
+    cmd.add_argument("data", metavar="DATA.csv", help="inputs, with a header row")
+    cmd.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="write the CSV here instead of printing it"
+    )
+    add_delimiter(cmd)
+    cmd.set_defaults(handler=handle_predict)
+
+
+def handle_predict(args):
+    """Run ``randomts predict`` on the parsed ``args``; the text to print."""
+    from randomts.io import load
+    from randomts.io.csv_data import format_csv, read_csv, write_csv
+
+    model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
+    rule_base = getattr(model, "rule_base_", model)
+    _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
+    with reported_warnings():
+        Y = model.predict(X)
+    if hasattr(model, "classes_"):  # a classifier: one column of labels, named by the target
+        header = [str(rule_base.metadata.get("target", "class"))]
+        Y = Y.astype(str).reshape(-1, 1)
+    else:
+        header = rule_base.output_names
+        Y = Y.reshape(X.shape[0], rule_base.n_outputs)  # a column per output
+    if args.output:
+        write_csv(args.output, header, Y, delimiter=args.delimiter)
+        return f"wrote {args.output} ({Y.shape[0]} rows)"
+    return format_csv(header, Y, delimiter=args.delimiter).rstrip("\n")
+
+
+def add_explain(commands):
+    """Register ``randomts explain`` and its handler with the subparsers ``commands``."""
+    from randomts.text import TABLE_FORMATS
+
+    cmd = commands.add_parser(
+        "explain",
+        help="show which rules produce a model's output at one input",
+        description="List the rules that fire at the input --x, their firing strengths and their "
+        "contributions to each output (they add up to the prediction).",
+    )
+    cmd.add_argument("model", metavar="MODEL", help="a saved model")
+    cmd.add_argument(
+        "--x",
+        required=True,
+        metavar="V1,V2,...",
+        help="the input values in the model's input order (write --x=-1,2 for a leading minus)",
+    )
+    cmd.add_argument(
+        "--top",
+        type=positive_int,
+        help="list only the TOP rules with the largest shares of the output",
+    )
+    cmd.add_argument(
+        "--format",
+        dest="style",
+        default="plain",
+        choices=TABLE_FORMATS,
+        metavar="STYLE",
+        help="tabulate table format (default plain)",
+    )
+    cmd.add_argument(
+        "--precision", type=positive_int, default=4, help="significant digits (default 4)"
+    )
+    cmd.set_defaults(handler=handle_explain)
+
+
+def handle_explain(args):
+    """Run ``randomts explain`` on the parsed ``args``; the text to print."""
+    rule_base = load_model(args.model, keep_names=True)
+    try:
+        x = [float(v) for v in args.x.split(",")]
+    except ValueError:
+        raise ValueError(f"--x must be comma-separated numbers; got {args.x!r}.") from None
+    if len(x) != rule_base.n_features:
+        raise ValueError(
+            f"--x has {len(x)} value(s) but the model has {rule_base.n_features} inputs "
+            f"{list(rule_base.input_names)}."
+        )
+    with reported_warnings():  # a general system warns where no rule fires
+        explanation = rule_base.explain(x, top=args.top)
+    return explanation.to_text(fmt=args.style, precision=args.precision)

@@ -1,0 +1,341 @@
+"""What the estimators check before they fit and predict, and what they warn about.
+
+The hyperparameters of :class:`~randomts.RandomTSRegressor` (every message
+names the parameter, the value received and what is allowed), the memory a
+fit needs, the targets a weighted sum reproduces poorly, an underdetermined
+fit, and inputs where no rule fires.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from randomts._threads import effective_n_jobs
+from randomts._validation import check_int, check_int_option, check_option, check_pair, check_real
+from randomts.core.accumulators import check_factor_memory
+from randomts.core.solvers import SOLVERS
+from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.fitting.protocol import check_alpha
+
+__all__ = [
+    "CENTERS",
+    "EXTRAPOLATION_FACTOR",
+    "FAR_OFFSET",
+    "auto_alpha",
+    "check_fit_memory",
+    "check_hyperparameters",
+    "is_plain_valid_input",
+    "n_unknowns",
+    "output_names",
+    "warn_if_extrapolating",
+    "warn_if_far_offset",
+    "warn_if_underdetermined",
+    "weakest_log_firing",
+    "without_refinement",
+]
+
+#: The ``centers`` a RandomTSRegressor accepts.
+CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
+#: ``predict`` warns about rows whose strongest rule fires below this fraction of the weakest
+#: strongest-rule firing seen on a training row.
+EXTRAPOLATION_FACTOR = 1e-3
+#: ``fit`` warns when a weighted sum with ``alpha="auto"`` is to reproduce targets whose mean
+#: exceeds this many standard deviations (the error of a constant's reproduction, times the
+#: mean, reaches a few thousandths of the spread there).
+FAR_OFFSET = 1e4
+# rows of training data whose firing is measured at once (bounds the work array)
+_FIRING_ROWS = 1 << 14
+
+
+def check_hyperparameters(model):
+    """Raise naming the first parameter of a RandomTSRegressor that is out of range.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSRegressor
+    >>> check_hyperparameters(RandomTSRegressor(centers="grid"))
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'centers' parameter of RandomTSRegressor must be a str among {'samples', 'normal', 'uniform', 'data', 'kmeans'}. Got 'grid' instead.
+    """
+    owner = type(model).__name__
+    check_int(model.n_rules, "n_rules", low=1, owner=owner)
+    check_int_option(model.order, "order", (0, 1), owner=owner)
+    for flag in ("normalize", "standardize"):
+        if not isinstance(getattr(model, flag), (bool, np.bool_)):
+            raise TypeError(
+                f"The {flag!r} parameter of {owner} must be a bool. "
+                f"Got {getattr(model, flag)!r} instead."
+            )
+    check_option(model.solver, "solver", SOLVERS, owner=owner)
+    alpha = check_alpha(model.alpha, owner=owner)
+    check_option(model.centers, "centers", CENTERS, owner=owner)
+    check_real(model.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
+    if model.centers == "uniform":
+        if model.center_bounds is None:
+            raise ValueError(
+                f"The 'center_bounds' parameter of {owner} is required when centers='uniform'; "
+                "give a pair (low, high)."
+            )
+        check_pair(model.center_bounds, "center_bounds", owner=owner)
+    if model.width_range is not None:
+        check_pair(model.width_range, "width_range", low=0.0, owner=owner)
+    check_int(model.refine, "refine", low=0, owner=owner)
+    if model.refine > 0 and alpha == 0.0:
+        raise ValueError(
+            f"The 'refine' parameter of {owner} needs a ridge penalty: alpha='auto' or "
+            f"alpha > 0. Got refine={model.refine!r} with alpha={model.alpha!r}."
+        )
+    effective_n_jobs(model.n_jobs, owner=owner)
+
+
+def auto_alpha(model):
+    """Whether the (validated) ``alpha`` of ``model`` is ``"auto"``.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSRegressor
+    >>> auto_alpha(RandomTSRegressor()), auto_alpha(RandomTSRegressor(alpha=0.1))
+    (True, False)
+    """
+    return isinstance(model.alpha, str)
+
+
+def without_refinement(model):
+    """``partial_fit`` exists only with ``refine=0``: refining needs all the rows at once.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSRegressor
+    >>> without_refinement(RandomTSRegressor())
+    True
+    >>> without_refinement(RandomTSRegressor(refine=3))
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'refine' parameter of RandomTSRegressor must be 0 for partial_fit: ...
+    """
+    if model.refine != 0:
+        raise ValueError(
+            f"The 'refine' parameter of {type(model).__name__} must be 0 for partial_fit: "
+            f"refining the antecedents needs all rows at once. Got refine={model.refine!r}; "
+            "use fit, or refine=0."
+        )
+    return True
+
+
+def n_unknowns(n_rules, n_features, order):
+    """Columns of ``K``: the unknowns of each output's least-squares problem.
+
+    Examples
+    --------
+    >>> n_unknowns(100, 2, 1), n_unknowns(100, 2, 0)
+    (300, 100)
+    """
+    return n_rules * (n_features + 1 if order == 1 else 1)
+
+
+def check_fit_memory(model, n_samples, n_features, n_outputs):
+    """Refuse, before drawing anything, a fit whose factors cannot fit in memory.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSRegressor
+    >>> check_fit_memory(RandomTSRegressor(), 1000, 2, 1)
+    >>> check_fit_memory(RandomTSRegressor(n_rules=10**6), 1000, 10, 1)
+    Traceback (most recent call last):
+    ...
+    MemoryError: n_rules=1000000 with 10 inputs and order=1 gives 11000000 unknowns: ...
+    """
+    n_columns = n_unknowns(model.n_rules, n_features, model.order)
+    row_space = auto_alpha(model) and n_columns > n_samples  # the LOO through K K^T
+    check_factor_memory(
+        n_columns,
+        n_outputs,
+        n_rows=n_samples if row_space else 0,
+        row_space=row_space,
+        what=f"n_rules={model.n_rules} with {n_features} inputs and order={model.order}",
+    )
+
+
+def warn_if_far_offset(model, Y):
+    """Warn when a weighted sum is to reproduce targets whose mean dwarfs their spread.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_far_offset(RandomTSRegressor(), np.array([[1e6], [1e6 + 1.0]]))
+    >>> caught[0].category.__name__
+    'RandomTSWarning'
+    """
+    if model.normalize or not auto_alpha(model):
+        return
+    mean, spread = np.abs(Y.mean(axis=0)), Y.std(axis=0)
+    far = (spread > 0) & (mean > FAR_OFFSET * spread)  # a constant target is exact enough
+    if np.any(far):
+        k = int(np.argmax(np.where(far, mean, 0.0) / np.where(far, spread, 1.0)))
+        warnings.warn(
+            f"The mean of {'the targets' if Y.shape[1] == 1 else f'output {k}'} "
+            f"({Y[:, k].mean():.6g}) is more than {FAR_OFFSET:.0e} "
+            f"times their standard deviation ({spread[k]:.3g}): a weighted sum of rules "
+            "reproduces a constant only approximately, and that error, times the mean, "
+            "may show in the predictions. Subtract a constant from y before fitting (and "
+            "add it to the predictions), or use normalize=True (weighted average).",
+            RandomTSWarning,
+            stacklevel=3,
+        )
+
+
+def warn_if_underdetermined(model, antecedents, n_samples):
+    """Warn when a float ``alpha`` of 0 leaves at least as many unknowns as rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from randomts import RandomTSRegressor, RuleBase
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_underdetermined(RandomTSRegressor(alpha=0.0), antecedents, 20)
+    >>> str(caught[0].message)[:53]
+    'RandomTSRegressor fits 30 unknowns per output (10 rul'
+    """
+    unknowns = n_unknowns(antecedents.n_rules, antecedents.n_features, model.order)
+    if float(model.alpha) == 0.0 and unknowns >= n_samples:
+        warnings.warn(
+            f"{type(model).__name__} fits {unknowns} unknowns per output "
+            f"({antecedents.n_rules} rules) to {n_samples} rows with alpha=0: the "
+            "consequents interpolate the training targets, noise included, and predict "
+            "poorly between them. Use "
+            "alpha='auto' (or alpha > 0), fewer rules or more rows.",
+            UnderdeterminedWarning,
+            stacklevel=3,
+        )
+
+
+def weakest_log_firing(antecedents, U):
+    """The least over the rows of ``U`` of the log firing of each row's strongest rule.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]])
+    >>> weakest_log_firing(rb, [[0.0], [1.0], [3.0]])
+    -0.5
+    """
+    weakest = np.inf
+    for start in range(0, len(U), _FIRING_ROWS):
+        # one block of strengths alive at a time: reduced to each row's strongest at once
+        strongest = antecedents.log_firing_strengths(U[start : start + _FIRING_ROWS]).max(axis=1)
+        weakest = min(weakest, float(strongest.min()))
+    return weakest
+
+
+def warn_if_extrapolating(model, X):
+    """Warn about rows where no rule fires, in about ``O(n_samples * n_features)``.
+
+    Only rows outside the box of the training inputs are examined (inside it
+    the training rows' coverage is the reference); for them, the firing of
+    the strongest rule is compared with ``1e-3`` times the weakest such
+    firing over the training rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> X = np.random.default_rng(0).uniform(-1, 1, size=(100, 2))
+    >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_extrapolating(model, np.array([[0.5, 0.5], [1e3, 0.0]]))
+    >>> caught[0].category.__name__, str(caught[0].message)[:25]
+    ('ExtrapolationWarning', '1 of 2 rows (50%) given t')
+    """
+    weakest = getattr(model, "_weakest_log_firing", None)
+    if weakest is None:
+        return
+    n_features = X.shape[1]
+    low, high = model._ranges[0][:n_features], model._ranges[1][:n_features]
+    outside = np.flatnonzero(((X < low) | (X > high)).any(axis=1))
+    if outside.size == 0:
+        return
+    threshold = weakest + np.log(EXTRAPOLATION_FACTOR)
+    strongest = model.rule_base_.log_firing_strengths(X[outside]).max(axis=1)
+    count = int(np.count_nonzero(strongest < threshold))
+    if count:
+        fate = (
+            "the weighted average follows the nearest rule's linear model however far away"
+            if model.rule_base_.normalize
+            else "the weighted sum decays to 0"
+        )
+        warnings.warn(
+            f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to predict "
+            "lie where no rule fires: their strongest rule fires below "
+            f"{np.exp(threshold):.3g}, {EXTRAPOLATION_FACTOR:g} times the weakest firing of a "
+            f"training row's strongest rule ({np.exp(weakest):.3g}). Their predictions are "
+            f"extrapolations ({fate}).",
+            ExtrapolationWarning,
+            stacklevel=3,
+        )
+
+
+def is_plain_valid_input(model, X):
+    """True if ``validate_data(model, X, reset=False)`` would return ``X`` itself, unchanged.
+
+    That is a finite 2-D float64 ndarray of the fitted width, and no feature
+    names to compare. Skipping scikit-learn's validation then saves its fixed
+    cost (about 0.3 ms a call), a tenth of ``predict`` on 10^4 rows. Anything
+    else, including every input that should raise or warn, takes the full path.
+    Finiteness is tested through the sum, as scikit-learn does first: a finite
+    sum proves every entry finite; an infinite or NaN sum defers to the full check.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> X = np.random.default_rng(0).uniform(-1, 1, size=(50, 2))
+    >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
+    >>> is_plain_valid_input(model, X), is_plain_valid_input(model, X.tolist())
+    (True, False)
+    """
+    return (
+        type(X) is np.ndarray
+        and X.dtype == np.float64
+        and X.ndim == 2
+        and X.shape[0] > 0
+        and X.shape[1] == model.n_features_in_
+        and not hasattr(model, "feature_names_in_")
+        and _sum_is_finite(X)
+    )
+
+
+def _sum_is_finite(X):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(X.sum()))
+
+
+def output_names(y):
+    """Names of the targets from a pandas Series or DataFrame, if any.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> output_names(pd.Series([1.0, 2.0], name="price")), output_names([1.0, 2.0])
+    (['price'], None)
+    """
+    columns = getattr(y, "columns", None)
+    if columns is not None:
+        names = [str(c) for c in columns]
+    elif getattr(y, "name", None) is not None and hasattr(y, "to_numpy"):
+        names = [str(y.name)]
+    else:
+        return None
+    if len(set(names)) != len(names) or not all(n.strip() for n in names):
+        return None
+    return names

@@ -1,0 +1,29 @@
+"""Text: numbers and names, tables, the rules of a rule base and of a system, the one scanner.
+
+Printers only; the readers of each text format live with the format in
+:mod:`randomts.io`. Human text rounds (``precision``, 4 significant digits by
+default); machine text keeps every bit (``precision=None``). The printers
+are importable from here and documented in their modules.
+"""
+
+from randomts.text.numbers import (
+    format_name as format_name,
+    format_number as format_number,
+)
+from randomts.text.rules import (
+    LABELS as LABELS,
+    describe_rules as describe_rules,
+    format_html as format_html,
+    format_rule as format_rule,
+    format_rules as format_rules,
+    format_table as format_table,
+    linguistic_labels as linguistic_labels,
+)
+from randomts.text.system import (
+    format_system as format_system,
+    format_system_table as format_system_table,
+)
+from randomts.text.tables import (
+    TABLE_FORMATS as TABLE_FORMATS,
+    render_table as render_table,
+)
