@@ -118,3 +118,22 @@ def test_one_public_rule_class_per_name():
     assert randomts.fuzzy.FuzzyRule is not randomts.Rule
     assert isinstance(parse_rule("if x is a then y is b"), FuzzyRule)
     assert isinstance(RuleBase.random(n_features=1, n_rules=2, random_state=0)[0], randomts.Rule)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_a_system_of_the_rule_base_shape_explains_as_the_rule_base(normalize):
+    rb = _random_rule_base(3, normalize)
+    system = FuzzySystem.from_rule_base(rb)
+    X = np.random.default_rng(7).normal(scale=3.0, size=(200, 3))
+    X[0] = 1e180  # far from every rule: the contributions still add up to the output
+    np.testing.assert_array_equal(system.contributions(X), rb.contributions(X))
+    np.testing.assert_array_equal(
+        system.firing_strengths(X, normalize=True), rb.firing_strengths(X, normalize=True)
+    )
+    total = system.contributions(X).sum(axis=1)
+    # the kernel sums w_i A_ik x_k over rules for each input, then over inputs; the
+    # contributions group them by rule: both round within a few ulps of the sizes of the terms
+    W = rb.firing_strengths(X)
+    sizes = np.einsum("ji,imk,jk->jm", W, np.abs(rb.coef), np.abs(X)) + W @ np.abs(rb.intercept)
+    bound = 4 * (rb.n_rules + rb.n_features) * np.finfo(float).eps * sizes
+    assert np.all(np.abs(total - system.predict(X)) <= bound)

@@ -397,7 +397,11 @@ class FuzzySystem:
         """
         if not isinstance(normalize, (bool, np.bool_)):
             raise TypeError(f"The 'normalize' parameter must be a bool; got {normalize!r}.")
-        W = self._firing(self._check_X(X))
+        X = self._check_X(X)
+        kernel = self._kernel
+        if kernel is not None:  # the rule base's strengths: normalised through their logarithms
+            return kernel.firing_strengths(X, normalize=bool(normalize))
+        W = self._firing(X)
         if not normalize:
             return W
         total = W.sum(axis=1, keepdims=True)
@@ -469,21 +473,11 @@ class FuzzySystem:
         undefined = set()
         Y = np.empty((len(X), self.n_outputs))
         for m, variable in enumerate(self.outputs):
-            groups = {}
-            for r, rule in enumerate(self.rules):
-                for proposition in rule.consequent:
-                    if proposition.variable == variable.name:
-                        w = W[:, r]
-                        with np.errstate(invalid="ignore"):
-                            degree = np.where(w > 0, apply_hedges(proposition.hedges, w), 0.0)
-                        if np.isnan(w).any() or np.isnan(degree).any():
-                            undefined.add(r + 1)
-                        degree = np.nan_to_num(degree, nan=0.0, neginf=0.0, posinf=1.0)
-                        groups.setdefault(proposition.term, []).append(degree)
+            groups = self._conclusions(W, variable, undefined)
             numerator = np.zeros(len(X))
             denominator = np.zeros(len(X))
-            for term_name, degrees in groups.items():
-                degree = fold(variable.aggregation, degrees)
+            for term_name, members in groups.items():
+                degree = fold(variable.aggregation, [d for _, d in members])
                 numerator = numerator + degree * variable.terms[term_name].evaluate(X)
                 denominator = denominator + degree
             empty = denominator == 0
@@ -519,6 +513,27 @@ class FuzzySystem:
                 stacklevel=2,
             )
         return Y
+
+    def _conclusions(self, W, variable, undefined):
+        """What the rules conclude for the output ``variable``: term -> [(rule, degree)].
+
+        A rule's degree for a conclusion is its firing degree ``W[:, rule]``
+        modified by the conclusion's hedges (0 where the rule does not fire);
+        a degree that a hedge leaves undefined counts as not fired, and the
+        rule's number joins ``undefined``.
+        """
+        groups = {}
+        for r, rule in enumerate(self.rules):
+            for proposition in rule.consequent:
+                if proposition.variable == variable.name:
+                    w = W[:, r]
+                    with np.errstate(invalid="ignore"):
+                        degree = np.where(w > 0, apply_hedges(proposition.hedges, w), 0.0)
+                    if np.isnan(w).any() or np.isnan(degree).any():
+                        undefined.add(r + 1)
+                    degree = np.nan_to_num(degree, nan=0.0, neginf=0.0, posinf=1.0)
+                    groups.setdefault(proposition.term, []).append((r, degree))
+        return groups
 
     @property
     def _kernel(self):
@@ -810,18 +825,13 @@ class FuzzySystem:
         True
         """
         X = self._check_X(X)
+        kernel = self._kernel
+        if kernel is not None:  # the rule base's contributions, which add up to its kernel's output
+            return kernel.contributions(X)
         W = self.firing_strengths(X, normalize=False)
         out = np.zeros((len(X), self.n_rules, self.n_outputs))
         for m, variable in enumerate(self.outputs):
-            groups = {}
-            for r, rule in enumerate(self.rules):
-                for proposition in rule.consequent:
-                    if proposition.variable == variable.name:
-                        w = W[:, r]
-                        with np.errstate(invalid="ignore"):
-                            degree = np.where(w > 0, apply_hedges(proposition.hedges, w), 0.0)
-                        degree = np.nan_to_num(degree, nan=0.0, neginf=0.0, posinf=1.0)
-                        groups.setdefault(proposition.term, []).append((r, degree))
+            groups = self._conclusions(W, variable, set())
             denominator = np.zeros(len(X))
             for term_name, members in groups.items():
                 degrees = [degree for _, degree in members]

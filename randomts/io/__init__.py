@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import os
 
-from randomts.estimators.records import STATE_KEY, restore, saved_rule_base
+from randomts.estimators.records import STATE_KEY
+from randomts.estimators.saving import restore, saved_rule_base
 from randomts.exceptions import FormatError
 from randomts.io import (
     fis,  # noqa: F401  (registers the formats)
