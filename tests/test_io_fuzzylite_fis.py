@@ -93,6 +93,14 @@ def _term(term):
         return f"'smf',[{_join([term.start, term.end])}]"
     if kind == "ZShape":
         return f"'zmf',[{_join([term.start, term.end])}]"
+    if kind == "Rectangle":
+        return f"'rectmf',[{_join([term.start, term.end])}]"
+    if kind == "Cosine":
+        return f"'cosinemf',[{_join([term.center, term.width])}]"
+    if kind == "Concave":
+        return f"'concavemf',[{_join([term.inflection, term.end])}]"
+    if kind == "Spike":
+        return f"'spikemf',[{_join([term.center, term.width])}]"
     if kind == "Constant":
         return f"'constant',[{_str(term.value)}]"
     if kind == "Linear":
@@ -459,7 +467,10 @@ def test_where_every_rule_needs_a_disabled_input_no_rule_fires_as_in_fuzzylite()
 
 # ---------------------------------------------------------------- random engines
 
-_TERMS = ["Ramp", "Ramp", "Triangle", "Trapezoid", "Gaussian", "Sigmoid", "SShape", "ZShape"]
+_TERMS = [
+    *("Ramp", "Ramp", "Triangle", "Trapezoid", "Gaussian", "Sigmoid", "SShape", "ZShape"),
+    *("Rectangle", "Cosine", "Concave", "Spike"),  # fuzzylite's own FIS names
+]
 _CONJUNCTIONS = [None, "Minimum", "AlgebraicProduct", "EinsteinProduct", "HamacherProduct"]
 _DISJUNCTIONS = [None, "Maximum", "AlgebraicSum", "EinsteinSum", "HamacherSum", "UnboundedSum"]
 _AGGREGATIONS = ["none", "Maximum", "AlgebraicSum", "EinsteinSum"]
@@ -487,6 +498,14 @@ def _random_term(rng, kind, low, high):
         return f"Sigmoid {b:.3f} {float(rng.choice([-2.0, -0.5, 1.0, 4.0])):.3f}"
     if kind == "SShape":
         return f"SShape {a:.3f} {c:.3f}"
+    if kind == "Rectangle":
+        return f"Rectangle {a:.3f} {c:.3f}"
+    if kind == "Cosine":
+        return f"Cosine {b:.3f} {d - a:.3f}"
+    if kind == "Concave":
+        return f"Concave {b:.3f} {c:.3f}" if rng.random() < 0.5 else f"Concave {c:.3f} {b:.3f}"
+    if kind == "Spike":
+        return f"Spike {b:.3f} {d - a:.3f}"
     return f"ZShape {b:.3f} {d:.3f}"
 
 

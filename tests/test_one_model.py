@@ -137,3 +137,13 @@ def test_a_system_of_the_rule_base_shape_explains_as_the_rule_base(normalize):
     sizes = np.einsum("ji,imk,jk->jm", W, np.abs(rb.coef), np.abs(X)) + W @ np.abs(rb.intercept)
     bound = 4 * (rb.n_rules + rb.n_features) * np.finfo(float).eps * sizes
     assert np.all(np.abs(total - system.predict(X)) <= bound)
+
+
+def test_every_hedge_is_a_keyword_that_names_are_quoted_against():
+    from randomts.fuzzy import HEDGES
+    from randomts.text.numbers import KEYWORDS, format_name
+
+    assert set(HEDGES) <= KEYWORDS
+    for hedge in HEDGES:  # a variable named like a hedge reads back as a name
+        rule = parse_rule(f"if {format_name(hedge)} is a then y is b")
+        assert rule.antecedent.variable == hedge

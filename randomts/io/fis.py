@@ -55,7 +55,10 @@ outputs, rules that skip inputs (index 0) or outputs (index 0: the rule does
 not conclude that output), NOT, GNU Octave's power indices, weights, AND or
 OR. It also reads what fuzzylite's FIS exporter adds to MATLAB's format:
 
-- ``'rampmf',[start end]``: fuzzylite's Ramp (:class:`~randomts.fuzzy.terms.Ramp`).
+- fuzzylite's own terms: ``'rampmf',[start end]``, ``'rectmf',[start end]``,
+  ``'cosinemf',[center width]``, ``'concavemf',[inflection end]`` and
+  ``'spikemf',[center width]`` (:class:`~randomts.fuzzy.terms.Ramp`,
+  ``Rectangle``, ``Cosine``, ``Concave`` and ``Spike``).
 - ``Default=`` (a number or ``nan``) in an output: the output's ``default``,
   its value where no rule fires.
 - ``LockRange=1`` (or ``0``): the variable's ``lock_range`` (inputs clipped to
@@ -139,6 +142,10 @@ _INPUT_MFS = {
     "zmf": "[a b] with a < b",
     "pimf": "[a b c d] with a < b <= c < d",
     "rampmf": "[start end] with start != end (fuzzylite's Ramp)",
+    "rectmf": "[start end] (fuzzylite's Rectangle)",
+    "cosinemf": "[center width] (fuzzylite's Cosine)",
+    "concavemf": "[inflection end] (fuzzylite's Concave)",
+    "spikemf": "[center width] (fuzzylite's Spike)",
 }
 # Norm names of MATLAB and GNU Octave, to randomts's (see randomts.fuzzy.norms.NORMS).
 _NORM_NAMES = {

@@ -5,30 +5,31 @@ membership function. Printing, export and evaluation read the same numbers.
 
 Input terms (the names are fuzzylite's; MATLAB's name is given where MATLAB
 has the same function, and :func:`from_matlab` reads MATLAB's parameter order;
-fuzzylite's own FIS files also name ``Ramp`` ``rampmf``, parameters
-``[start end]``, which :func:`from_fis` reads and MATLAB does not):
+fuzzylite's own FIS files also name the terms in parentheses, with the
+parameters in the order below, which :func:`from_fis` reads and MATLAB does
+not):
 
-=====================  ============  ==========================================
-term                   FIS           parameters (``height`` is optional, 1)
-=====================  ============  ==========================================
-``Triangle``           ``trimf``     left, top, right
-``Trapezoid``          ``trapmf``    bottom_left, top_left, top_right, bottom_right
-``Gaussian``           ``gaussmf``   mean, standard_deviation
-``GaussianProduct``    ``gauss2mf``  mean_a, standard_deviation_a, mean_b, standard_deviation_b
-``Bell``               ``gbellmf``   center, width, slope
-``Sigmoid``            ``sigmf``     inflection, slope
-``SigmoidDifference``  ``dsigmf``    left, rising, falling, right
-``SigmoidProduct``     ``psigmf``    left, rising, falling, right
-``SShape``             ``smf``       start, end
-``ZShape``             ``zmf``       start, end
-``PiShape``            ``pimf``      bottom_left, top_left, top_right, bottom_right
-``Ramp``               (``rampmf``)  start, end
-``Rectangle``                        start, end
-``Cosine``                           center, width
-``Concave``                          inflection, end
-``Spike``                            center, width
-``Discrete``                         x_1, y_1, ..., x_k, y_k
-=====================  ============  ==========================================
+=====================  ===============  ==========================================================
+term                   FIS              parameters (``height`` is optional, 1)
+=====================  ===============  ==========================================================
+``Triangle``           ``trimf``        left, top, right
+``Trapezoid``          ``trapmf``       bottom_left, top_left, top_right, bottom_right
+``Gaussian``           ``gaussmf``      mean, standard_deviation
+``GaussianProduct``    ``gauss2mf``     mean_a, standard_deviation_a, mean_b, standard_deviation_b
+``Bell``               ``gbellmf``      center, width, slope
+``Sigmoid``            ``sigmf``        inflection, slope
+``SigmoidDifference``  ``dsigmf``       left, rising, falling, right
+``SigmoidProduct``     ``psigmf``       left, rising, falling, right
+``SShape``             ``smf``          start, end
+``ZShape``             ``zmf``          start, end
+``PiShape``            ``pimf``         bottom_left, top_left, top_right, bottom_right
+``Ramp``               (``rampmf``)     start, end
+``Rectangle``          (``rectmf``)     start, end
+``Cosine``             (``cosinemf``)   center, width
+``Concave``            (``concavemf``)  inflection, end
+``Spike``              (``spikemf``)    center, width
+``Discrete``                            x_1, y_1, ..., x_k, y_k
+=====================  ===============  ==========================================================
 
 Output terms: ``Constant`` (MATLAB ``constant``) and ``Linear`` (MATLAB
 ``linear``: the coefficients of the inputs, then the constant).

@@ -300,6 +300,7 @@ class Rectangle(Term):
     """
 
     names = ("start", "end")
+    fuzzylite_fis = "rectmf"
 
     def _evaluate(self, x, start, end):
         low, high = min(start, end), max(start, end)
@@ -316,6 +317,7 @@ class Cosine(Term):
     """
 
     names = ("center", "width")
+    fuzzylite_fis = "cosinemf"
 
     def _check(self):
         if self._parameters[1] == 0:
@@ -336,6 +338,7 @@ class Concave(Term):
     """
 
     names = ("inflection", "end")
+    fuzzylite_fis = "concavemf"
 
     def _evaluate(self, x, i, e):
         increasing = (i <= e) & (x < e)
@@ -356,6 +359,7 @@ class Spike(Term):
     """
 
     names = ("center", "width")
+    fuzzylite_fis = "spikemf"
 
     def _check(self):
         if self._parameters[1] == 0:

@@ -134,10 +134,12 @@ def from_matlab(kind, parameters):
 
 
 def from_fis(kind, parameters):
-    """The term of a FIS membership function: MATLAB's names, and fuzzylite's ``rampmf``.
+    """The term of a FIS membership function: MATLAB's names, and fuzzylite's for the others.
 
     MATLAB's functions take MATLAB's parameter vector (:func:`from_matlab`);
-    fuzzylite's take its own order (``rampmf``: ``[start end]``), without a
+    fuzzylite's (``rampmf`` and ``rectmf``: ``[start end]``, ``cosinemf`` and
+    ``spikemf``: ``[center width]``, ``concavemf``: ``[inflection end]``)
+    take the order of their terms here, which is fuzzylite's, without a
     height.
 
     Examples
