@@ -16,6 +16,7 @@ from randomts._version import __version__
 from randomts.estimators.classifier import RandomTSClassifier
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.exceptions import (
+    DivergenceWarning,
     ExtrapolationWarning,
     FormatError,
     NoRuleFiredWarning,
@@ -28,6 +29,7 @@ from randomts.fuzzy.system import FuzzySystem
 from randomts.io import load, save
 
 __all__ = [
+    "DivergenceWarning",
     "ExtrapolationWarning",
     "FormatError",
     "FuzzySystem",

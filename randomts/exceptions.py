@@ -9,6 +9,7 @@ one filter silences or escalates them all::
 from __future__ import annotations
 
 __all__ = [
+    "DivergenceWarning",
     "ExtrapolationWarning",
     "FormatError",
     "NoRuleFiredWarning",
@@ -117,11 +118,16 @@ class UnderdeterminedWarning(RandomTSWarning):
 
 
 class ExtrapolationWarning(RandomTSWarning):
-    """Inputs given to ``predict`` lie where no rule fires.
+    """Inputs lie beyond the training data, where the model extrapolates.
 
-    There a Takagi-Sugeno model has nothing learnt to say: the weighted sum
-    decays to 0 and the weighted average follows the nearest rule's linear
-    model however far away it is. The message gives the fraction of such rows.
+    ``predict`` of the estimators issues it for rows with an input beyond
+    its training range by more than
+    :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` (10 %) of the range's
+    span, naming the inputs and how far out they are, and for rows outside
+    the training box where no rule fires (there the weighted sum decays to 0
+    and the weighted average follows the nearest rule's linear model however
+    far away it is). :meth:`NARX.simulate <randomts.dynamics.narx.NARX.simulate>`
+    issues it when a free run leaves the training range, naming the step.
 
     Examples
     --------
@@ -134,8 +140,34 @@ class ExtrapolationWarning(RandomTSWarning):
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     _ = model.predict([[0.5, 0.5], [60.0, -60.0]])
-    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    >>> for warning in caught:
+    ...     print(warning.message)  # doctest: +ELLIPSIS
+    1 of 2 rows (50%) given to predict lie beyond the training range of an input by more than 10% of
+    its span, where the model extrapolates: x1 up to 29.8 times its span above its training maximum
+    0.99442 (row 1); x2 up to 29.7 times its span below its training minimum -0.999399 (row 1).
     1 of 2 rows (50%) given to predict lie where no rule fires...
+    """
+
+
+class DivergenceWarning(RandomTSWarning):
+    """A simulation diverged: its output stopped being a finite number.
+
+    :meth:`NARX.simulate <randomts.dynamics.narx.NARX.simulate>` issues it,
+    naming the first trajectory and step where it happened; the diverged
+    trajectories' remaining outputs are NaN.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> from randomts.dynamics.narx import NARX
+    >>> unstable = RuleBase(centers=[[0.0]], sigmas=[[1e300]], coef=[[[1e100]]])  # y(k) = 1e100 y(k-1)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     y = NARX(y_lags=1).simulate(unstable, [1.0], n_steps=6)
+    >>> print(caught[0].message)
+    1 of 1 trajectories diverged (the output stopped being finite), the first at step 4 of trajectory 0; their remaining outputs are NaN.
     """
 
 

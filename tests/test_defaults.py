@@ -141,13 +141,44 @@ def test_underdetermined_warning_becomes_an_error_and_is_silent_otherwise():
 def test_extrapolation_warning_gives_the_fraction_of_rows(normalize):
     X, y = smooth_data(300, 2)
     model = RandomTSRegressor(n_rules=20, normalize=normalize, random_state=0).fit(X, y)
-    far = np.array([[50.0, 0.0], [0.0, -80.0], [0.2, 0.3], [1.5, 1.5]])
+    low, high = X.min(axis=0), X.max(axis=0)
+    edge = high + 0.09 * (high - low)  # past the range, within the margin
+    far = np.array([[50.0, 0.0], [0.0, -80.0], X.mean(axis=0), edge])
     with warnings.catch_warnings():
         warnings.simplefilter("error", ExtrapolationWarning)
         model.predict(X)  # the training rows themselves
         model.predict(far[2:])  # inside the box, and just outside it
-        with pytest.raises(ExtrapolationWarning, match=r"^2 of 4 rows \(50%\) given to predict"):
-            model.predict(far)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.predict(far)
+    messages = [str(w.message) for w in caught if w.category is ExtrapolationWarning]
+    assert len(messages) == 2
+    # the two far rows, named by input and distance, then as rows where no rule fires
+    assert messages[0].startswith("2 of 4 rows (50%) given to predict lie beyond the training")
+    assert "x1 up to" in messages[0] and "(row 0)" in messages[0]
+    assert "x2 up to" in messages[0] and "below its training minimum" in messages[0]
+    assert messages[1].startswith("2 of 4 rows (50%) given to predict lie where no rule fires")
+
+
+@pytest.mark.parametrize("margin", [0.15, 0.5, 3.0])
+def test_the_range_warning_says_how_far_out_each_input_is(margin):
+    from randomts.core.ranges import EXTRAPOLATION_MARGIN
+
+    X, y = smooth_data(200, 3)
+    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    low, high = X.min(axis=0), X.max(axis=0)
+    row = X.mean(axis=0)
+    row[2] = low[2] - margin * (high[2] - low[2])  # beyond the minimum of the third input
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.predict(np.vstack([X[:5], row]))
+    message = str(caught[0].message)
+    assert caught[0].category is ExtrapolationWarning
+    assert message.startswith("1 of 6 rows (16.7%) given to predict lie beyond the training range")
+    assert f"more than {100 * EXTRAPOLATION_MARGIN:g}% of its span" in message
+    far = f"{100 * margin:.3g}% of its span" if margin < 1 else f"{margin:.3g} times its span"
+    assert f"x3 up to {far} below its training minimum" in message
+    assert "(row 5)" in message and "x1" not in message and "x2" not in message
 
 
 def _loo_by_refitting(K, y, alpha, prior):

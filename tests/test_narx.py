@@ -1,9 +1,17 @@
 """NARX regressors, one-step prediction and free-run simulation."""
 
+import warnings
+
 import numpy as np
 import pytest
 
-from randomts import RandomTSRegressor, RuleBase
+from randomts import (
+    DivergenceWarning,
+    ExtrapolationWarning,
+    RandomTSRegressor,
+    RandomTSWarning,
+    RuleBase,
+)
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.systems import narendra_parthasarathy, van_der_pol
 
@@ -113,9 +121,46 @@ def test_diverging_trajectories_become_nan_and_the_others_go_on():
                 return 1e200 * X
 
     narx = NARX(y_lags=1)
-    out = narx.simulate(Doubling(), [[1.0], [0.0]], n_steps=4)
-    assert np.isnan(out[0, 2:]).all() and out[0, 1] == 1e200
+    with pytest.warns(
+        DivergenceWarning, match=r"^1 of 2 trajectories diverged .* step 2 of trajectory 0"
+    ):
+        out = narx.simulate(Doubling(), [[1.0], [0.0]], n_steps=4)
+    assert np.isnan(out[0, 2:]).all() and out[0, 1] == 1e200  # exact: 1e200 * 1.0
     np.testing.assert_array_equal(out[1], 0.0)
+
+
+def _fitted_on_a_stable_system():
+    """y(k) = 0.8 y(k-1) + u(k-1) identified on inputs in [-1, 1]: outputs within about [-5, 5]."""
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-1, 1, size=(4, 300))
+    y = np.zeros_like(u)
+    for k in range(1, u.shape[1]):
+        y[:, k] = 0.8 * y[:, k - 1] + u[:, k - 1]
+    narx = NARX(y_lags=1, u_lags=1)
+    X, Y = narx.regressors(y, u)
+    model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y)
+    return narx, model, y, u
+
+
+def test_a_free_run_inside_the_data_does_not_warn():
+    narx, model, y, u = _fitted_on_a_stable_system()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RandomTSWarning)
+        narx.simulate(model, y[:, :1], u)
+
+
+@pytest.mark.parametrize("step", [5, 40])
+def test_a_free_run_that_leaves_the_data_names_the_step(step):
+    narx, model, y, u = _fitted_on_a_stable_system()
+    u_test = np.zeros((2, 60))
+    u_test[1, step - 1 :] = 6.0  # a step input far past [-1, 1], from u(k-1) at step k
+    with pytest.warns(ExtrapolationWarning) as caught:
+        narx.simulate(model, np.zeros((2, 1)), u_test)
+    message = str(caught[0].message)
+    assert message.startswith(
+        f"The free run leaves the training data at step {step}: in trajectory 1,"
+    )
+    assert "u(k-1) = 6 lies beyond its training range" in message
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -32,11 +32,14 @@ Data layout: trajectories of equal length, time on the second axis. Outputs
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
 from randomts._validation import check_int, check_matrix, check_option
+from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range
 from randomts.dynamics.linearization import linearize
+from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
 __all__ = ["NARX", "TARGETS"]
@@ -366,7 +369,14 @@ class NARX:
 
         All trajectories advance together, one ``predict`` call per time
         step. A trajectory whose simulated output stops being finite is
-        marked diverged: its remaining outputs are NaN and the others go on.
+        marked diverged: its remaining outputs are NaN and the others go on,
+        and a :class:`~randomts.exceptions.DivergenceWarning` names the first.
+        When the model records its training ranges (a fitted estimator, or a
+        rule base fitted with :meth:`~randomts.RuleBase.fit_consequents`), an
+        :class:`~randomts.exceptions.ExtrapolationWarning` names the first
+        step whose regressors lie beyond them by more than
+        :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of their span: from
+        there on the run extrapolates.
 
         Parameters
         ----------
@@ -413,24 +423,59 @@ class NARX:
         out = np.full((n_trajectories, n_total, self.n_outputs), np.nan)
         out[:, : self.max_lag] = Yt[:, : self.max_lag]
         predict = self._outputs(_predictor(model, self.n_outputs))
+        ranges = _training_ranges(model)
         active = np.ones(n_trajectories, dtype=bool)
         everyone = True
+        first_divergence = None  # (trajectory, step)
         for k in range(self.max_lag, n_total):
+            rows = None if everyone else np.flatnonzero(active)
             if everyone:
                 X = self._columns(out, Ut, k, k + 1)[:, 0, :]
+            else:
+                X = self._columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[:, 0, :]
+            if ranges is not None and self._left_the_data(X, rows, ranges, k):
+                ranges = None  # said once, at the first step that leaves the data
+            if everyone:
                 out[:, k] = predict(X)
             else:
-                rows = np.flatnonzero(active)
-                X = self._columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[:, 0, :]
                 out[rows, k] = predict(X)
             finite = np.isfinite(out[:, k]).all(axis=1)
             if not finite[active].all():
+                if first_divergence is None:
+                    first_divergence = (int(np.flatnonzero(active & ~finite)[0]), k)
                 active &= finite
                 out[~active, k] = np.nan
                 everyone = False
                 if not active.any():
                     break
+        if first_divergence is not None:
+            count = int(np.count_nonzero(~active))
+            warnings.warn(
+                f"{count} of {n_trajectories} trajectories diverged (the output stopped being "
+                f"finite), the first at step {first_divergence[1]} of trajectory "
+                f"{first_divergence[0]}; their remaining outputs are NaN.",
+                DivergenceWarning,
+                stacklevel=2,
+            )
         return _as_given(out, ndim)
+
+    def _left_the_data(self, X, rows, ranges, step):
+        """Warn, and say True, if a regressor row at ``step`` lies beyond the training ranges."""
+        low, high = ranges
+        beyond = beyond_range(X, low, high)
+        if not beyond.any():
+            return False
+        row, column = (int(i[0]) for i in np.nonzero(beyond))
+        trajectory = row if rows is None else int(rows[row])
+        warnings.warn(
+            f"The free run leaves the training data at step {step}: in trajectory {trajectory}, "
+            f"{self.regressor_names[column]} = {X[row, column]:.6g} lies beyond its training "
+            f"range [{low[column]:.6g}, {high[column]:.6g}] by more than "
+            f"{100 * EXTRAPOLATION_MARGIN:g}% of its span; the simulation extrapolates from there.",
+            ExtrapolationWarning,
+            stacklevel=3,
+        )
+        return True
 
     def linearize(self, model, regressor):
         """Local linear model ``y(k) ~ A s + B v + O`` at a regressor value.
@@ -475,6 +520,16 @@ def _as_given(trajectories, ndim):
     if ndim == 1:
         return trajectories[0, :, 0]
     return trajectories[:, :, 0] if ndim == 2 else trajectories
+
+
+def _training_ranges(model):
+    """``(low, high)`` of the regressors in the data ``model`` was fitted on, or None if unknown."""
+    try:
+        rule_base = as_rule_base(model, "NARX")
+    except TypeError:
+        return None
+    ranges = rule_base.input_range
+    return None if ranges is None else (ranges[:, 0], ranges[:, 1])
 
 
 def _predictor(model, n_outputs):

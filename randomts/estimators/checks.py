@@ -15,6 +15,7 @@ import numpy as np
 from randomts._threads import effective_n_jobs
 from randomts._validation import check_int, check_int_option, check_option, check_pair, check_real
 from randomts.core.accumulators import check_factor_memory
+from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.core.solvers import SOLVERS
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.protocol import check_alpha
@@ -237,12 +238,16 @@ def weakest_log_firing(antecedents, U):
 
 
 def warn_if_extrapolating(model, X):
-    """Warn about rows where no rule fires, in about ``O(n_samples * n_features)``.
+    """Warn about rows beyond the training data, in about ``O(n_samples * n_features)``.
 
-    Only rows outside the box of the training inputs are examined (inside it
-    the training rows' coverage is the reference); for them, the firing of
-    the strongest rule is compared with ``1e-3`` times the weakest such
-    firing over the training rows.
+    Two checks, each an :class:`~randomts.exceptions.ExtrapolationWarning`:
+
+    - rows with an input beyond its training range by more than
+      :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of its span; the
+      message names the inputs and how far out they are;
+    - rows outside the box of the training inputs where no rule fires: the
+      firing of their strongest rule is below ``1e-3`` times the weakest
+      such firing over the training rows.
 
     Examples
     --------
@@ -253,17 +258,21 @@ def warn_if_extrapolating(model, X):
     >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     warn_if_extrapolating(model, np.array([[0.5, 0.5], [1e3, 0.0]]))
-    >>> caught[0].category.__name__, str(caught[0].message)[:25]
-    ('ExtrapolationWarning', '1 of 2 rows (50%) given t')
+    ...     warn_if_extrapolating(model, np.array([[0.5, 0.5], [1.5, 0.0]]))
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    1 of 2 rows (50%) given to predict lie beyond the training range of an input ...: x1 ...
     """
-    weakest = getattr(model, "_weakest_log_firing", None)
-    if weakest is None:
+    ranges = getattr(model, "_ranges", None)
+    if ranges is None:
         return
     n_features = X.shape[1]
-    low, high = model._ranges[0][:n_features], model._ranges[1][:n_features]
+    low, high = ranges[0][:n_features], ranges[1][:n_features]
     outside = np.flatnonzero(((X < low) | (X > high)).any(axis=1))
     if outside.size == 0:
+        return
+    _warn_beyond_range(model, X, outside, low, high)
+    weakest = getattr(model, "_weakest_log_firing", None)
+    if weakest is None:
         return
     threshold = weakest + np.log(EXTRAPOLATION_FACTOR)
     strongest = model.rule_base_.log_firing_strengths(X[outside]).max(axis=1)
@@ -283,6 +292,36 @@ def warn_if_extrapolating(model, X):
             ExtrapolationWarning,
             stacklevel=3,
         )
+
+
+def _warn_beyond_range(model, X, outside, low, high):
+    """The range part of :func:`warn_if_extrapolating`, on the rows ``outside`` the training box."""
+    rows = X[outside]
+    beyond = beyond_range(rows, low, high)
+    flagged = beyond.any(axis=1)
+    if not flagged.any():
+        return
+    names = model.rule_base_.input_names
+    distance = span_distance(rows, low, high)
+    parts = []
+    for k in np.flatnonzero(beyond.any(axis=0)):
+        column = np.where(beyond[:, k], distance[:, k], 0.0)
+        worst = int(np.argmax(np.abs(column)))
+        side, end = ("above", high[k]) if column[worst] > 0 else ("below", low[k])
+        far = abs(column[worst])
+        far = f"{100 * far:.3g}% of its span" if far < 1 else f"{far:.3g} times its span"
+        parts.append(
+            f"{names[k]} up to {far} {side} its training "
+            f"{'maximum' if side == 'above' else 'minimum'} {end:.6g} (row {int(outside[worst])})"
+        )
+    count = int(flagged.sum())
+    warnings.warn(
+        f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to predict lie "
+        f"beyond the training range of an input by more than {100 * EXTRAPOLATION_MARGIN:g}% of "
+        "its span, where the model extrapolates: " + "; ".join(parts) + ".",
+        ExtrapolationWarning,
+        stacklevel=4,
+    )
 
 
 def is_plain_valid_input(model, X):
