@@ -28,7 +28,8 @@ def identify_once(seed=0):
     one_step = narx.predict_one_step(model, phases["generalisation"])
     free_run = narx.simulate(model, phases["simulation"][:, :1], n_steps=settings.n_steps)
     A, _, offset = narx.linearize(model, [0.0, 0.0])
-    rules = narx.name_rules(model).to_text(precision=4).splitlines()[2:5]
+    text = narx.name_rules(model).to_text(precision=4).splitlines()
+    rules = [line for line in text if not line.startswith("#")][:3]  # the first rule
     return "\n".join(
         [
             f"training MSE      {np.mean((model.predict(X) - Y) ** 2):.3g} (of the increments)",

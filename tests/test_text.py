@@ -116,7 +116,7 @@ def test_labels_cut_the_recorded_range_into_equal_parts(n_labels):
         part = min(int(c / 10.0 * n_labels), n_labels - 1)
         assert label == LABELS[n_labels][part], c
     text = rule_base.to_text(labels=n_labels).splitlines()
-    assert text[2].startswith(f"R1: IF x1 is {LABELS[n_labels][0]} (about 0 ±1) THEN")
+    assert text[3].startswith(f"R1: IF x1 is {LABELS[n_labels][0]} (about 0 ±1) THEN")
 
 
 def test_labels_need_a_range_from_the_rule_base_or_the_data():

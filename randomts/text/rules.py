@@ -73,6 +73,7 @@ __all__ = [
     "RANGES_LINE",
     "MODE_LINE",
     "NOT_SHOWN_LINE",
+    "WEIGHTED_SUM_NOTE",
 ]
 
 #: Linguistic labels by number of labels: the range of an input is cut into that many equal parts.
@@ -92,6 +93,11 @@ HEADER = "# Takagi-Sugeno rule base:"
 RANGES_LINE = re.compile(r"^#\s*(input|output) ranges:")
 #: The header line that names the mode.
 MODE_LINE = re.compile(r"output = (weighted sum|weighted average)\s*$")
+#: What readable text says of a weighted sum, whose THEN parts are terms of a sum, not outputs.
+WEIGHTED_SUM_NOTE = (
+    "# weighted sum: a THEN part is its rule's term of the sum over the rules, "
+    "not the model's output where the rule fires"
+)
 #: The line that says rules were left out.
 NOT_SHOWN_LINE = re.compile(r"^#\s*\.\.\.\s*\d+ more rules not shown")
 
@@ -379,11 +385,12 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     # Takagi-Sugeno rule base: 2 rules, inputs (speed), outputs (y)
     # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
     # equations: the rule's output at its centre + slope·(x - c) + ...
+    # weighted sum: a THEN part is its rule's term of the sum over the rules, not the model's output where the rule fires
     R1: IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
     R2: IF speed is about 250 (±50) THEN y = 1
     >>> print(describe_rules(rb, labels=True, centered=False).splitlines()[-2])
     R1: IF speed is high (about 375 ±44) THEN y = -2.65 + 0.022·speed
-    >>> for line in describe_rules(rb, X=[[375.0], [250.0]], top=1).splitlines()[3:]:
+    >>> for line in describe_rules(rb, X=[[375.0], [250.0]], top=1).splitlines()[4:]:
     ...     print(line)
     # most important first: R<k> (p%) holds p% of the absolute contributions on 2 samples
     R1 (84.4%): IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
@@ -402,6 +409,8 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     ]
     if centered and rule_base.order == 1:
         lines.append("# equations: the rule's output at its centre + slope·(x - c) + ...")
+    if not rule_base.normalize:
+        lines.append(WEIGHTED_SUM_NOTE)
     if importance is not None:
         lines.append(
             "# most important first: R<k> (p%) holds p% of the absolute contributions "
@@ -549,6 +558,8 @@ def format_html(rule_base, precision=4, *, max_rules=20) -> str:
         f"Takagi-Sugeno rule base: {sizes}, {mode}; x is about c (±s): Gaussian set, "
         "y = output at the rule's centre + slope·(x - c)"
     )
+    if not rule_base.normalize:
+        caption += "; " + WEIGHTED_SUM_NOTE[2:]
     head = ["rule"] + [f"IF {n} is" for n in rule_base.input_names]
     head += [f"THEN {n} =" for n in rule_base.output_names]
     out = [
