@@ -886,7 +886,7 @@ class RuleBase:
 
     # ------------------------------------------------------------------- text
     def to_text(
-        self, precision=4, *, labels=None, centered=True, X=None, top=None, lossless=False
+        self, precision=4, *, labels=None, centered=True, X=None, y=None, top=None, lossless=False
     ) -> str:
         """The rules as text: readable words by default, or the lossless TXT format.
 
@@ -902,6 +902,11 @@ class RuleBase:
             ``slope·(x - c)`` terms; False for the constant at x = 0.
         X : array-like of shape (n_samples, n_features), optional
             Data: list the rules by importance on ``X``, most important first.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+            With ``X``, the targets: beside each equation, the model's
+            prediction and the data's value at the rule's centre, and ``!``
+            where the rule disagrees with them or is wider than the data
+            (see :func:`randomts.text.rules.describe_rules`).
         top : int, optional
             With ``X``: only the ``top`` most important rules.
         lossless : bool, default=False
@@ -921,6 +926,7 @@ class RuleBase:
         # Takagi-Sugeno rule base: 1 rules, inputs (x1), outputs (y)
         # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
         # equations: the rule's output at its centre + slope·(x - c) + ...
+        # weighted sum: a THEN part is its rule's term of the sum over the rules, not the model's output where the rule fires
         R1: IF x1 is about 1 (±0.3333) THEN y = 3 + 2·(x1 - 1)
         >>> rb.to_text(lossless=True).splitlines()[2]
         'R1: IF x1 is G(1.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
@@ -934,6 +940,7 @@ class RuleBase:
                     ("labels", labels, None),
                     ("centered", centered, True),
                     ("X", X, None),
+                    ("y", y, None),
                     ("top", top, None),
                 )
                 if value is not default
@@ -946,7 +953,7 @@ class RuleBase:
                     f"drop {sorted(given)} or use lossless=False."
                 )
             return format_rules(self, precision=None)
-        return describe_rules(self, precision, labels=labels, centered=centered, X=X, top=top)
+        return describe_rules(self, precision, labels=labels, centered=centered, X=X, y=y, top=top)
 
     def _repr_html_(self) -> str:
         """The rules as a compact HTML table, for notebooks (:func:`randomts.text.rules.format_html`)."""

@@ -347,7 +347,7 @@ def _check_options(rule_base, precision, labels, X, top, centered):
     return precision, n_labels, order, importance
 
 
-def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None, top=None):
+def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None, y=None, top=None):
     """The rules in words, for people: centres and spreads, equations where the rules live.
 
     Parameters
@@ -368,6 +368,14 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
         Data: the rules are listed by importance on ``X``
         (:func:`randomts.importance.rule_importance`, shown as a percentage
         after the rule's number), most important first.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+        With ``X``, the targets: each equation is followed by
+        ``# at c: model m, data d``, the model's prediction at the rule's
+        centre and the data's value there, and ``!`` with what disagrees when
+        the rule's ``THEN`` part lies more than
+        :data:`randomts.agreement.TOLERANCE` standard deviations of ``y``
+        from either, or a width exceeds its input's range in ``X``
+        (:func:`randomts.agreement.rule_agreement`).
     top : int, optional
         With ``X``: list only the ``top`` most important rules.
 
@@ -416,6 +424,18 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
             "# most important first: R<k> (p%) holds p% of the absolute contributions "
             f"on {np.shape(X)[0]} samples"
         )
+    checked = None
+    if y is not None:
+        if X is None:
+            raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
+        from randomts.agreement import TOLERANCE, rule_agreement
+
+        checked = rule_agreement(rule_base, X, y)
+        lines.append(
+            "# at c: the model's prediction and the data's mean at the rule's centre; "
+            f"! a THEN part more than {format_number(TOLERANCE)} sd of y from either, "
+            "or a width beyond the data's range"
+        )
     for i in order:
         rule = rule_base[int(i)]
         head = f"R{rule.index + 1}"
@@ -426,6 +446,11 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
             f"{format_name(out)} = {eq}"
             for out, eq in _readable_equations(rule_base, rule, precision, centered)
         ]
+        if checked is not None:
+            equations = [
+                eq + _agreement_note(rule_base, checked, int(i), m, precision)
+                for m, eq in enumerate(equations)
+            ]
         head = f"{head}: IF {antecedent} THEN"
         if len(equations) == 1:
             lines.append(f"{head} {equations[0]}")
@@ -439,6 +464,35 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
             f"({format_number(rest, 3)}% of the absolute contributions)"
         )
     return "\n".join(lines)
+
+
+def _sd(distance):
+    """A distance in standard deviations, as people read it: ``0.31``, ``2.4``, ``210``."""
+    distance = abs(float(distance))
+    return f"{distance:.0f}" if distance >= 10 else format_number(distance, 2)
+
+
+def _agreement_note(rule_base, checked, i, m, precision):
+    """``  # at c: model m, data d`` for rule ``i`` and output ``m``, with ``!`` and what disagrees."""
+    from randomts.agreement import TOLERANCE
+
+    note = (
+        f"  # at c: model {format_number(checked.model[i, m], precision)}, "
+        f"data {format_number(checked.data[i, m], precision)}"
+    )
+    problems = [
+        f"{_sd(distance)} sd from the {what}"
+        for what, distance in (
+            ("model", checked.from_model[i, m]),
+            ("data", checked.from_data[i, m]),
+        )
+        if abs(distance) > TOLERANCE
+    ]
+    if m == 0 and checked.too_wide[i].any():
+        names = zip(rule_base.input_names, checked.too_wide[i], strict=True)
+        wide = [format_name(n) for n, w in names if w]
+        problems.append("wider than the data: " + ", ".join(wide))
+    return note + ("; ! " + "; ".join(problems) if problems else "")
 
 
 # ------------------------------------------------------------------ tables

@@ -1,0 +1,133 @@
+"""Whether a rule says what its model does, and what its data do, where the rule lives.
+
+A rule's ``THEN`` part, evaluated at the rule's own centre ``c``, is what a
+reader takes the rule to say there. :func:`rule_agreement` sets it beside
+
+- the **model's** prediction at ``c`` (all rules together), and
+- the **data's** value there: the mean of ``y`` over the
+  :data:`NEAREST_ROWS` training rows nearest ``c`` (distances scaled by each
+  input's standard deviation; rows tied with the last one count too),
+
+both in standard deviations of ``y``, and marks the inputs whose Gaussian
+width exceeds the data's range. A rule whose ``THEN`` part lies more than
+:data:`TOLERANCE` standard deviations from either does not say what happens
+where it lives: in a weighted sum its ``THEN`` part is a term of a sum, and
+with many rules such terms are large and of both signs.
+
+Examples
+--------
+>>> import numpy as np
+>>> from randomts import RuleBase
+>>> X = np.linspace(-1, 1, 41)[:, None]; y = X[:, 0].copy()
+>>> honest = RuleBase(centers=[[-0.5], [0.5]], sigmas=[[0.3], [0.3]], normalize=True,
+...                   coef=[[[1.0]], [[1.0]]])
+>>> found = rule_agreement(honest, X, y)
+>>> float(np.abs(found.from_model).max()) < 0.01, float(np.abs(found.from_data).max()) < 0.01
+(True, True)
+>>> found.flagged
+array([False, False])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from randomts._validation import check_matrix
+
+__all__ = ["NEAREST_ROWS", "TOLERANCE", "RuleAgreement", "rule_agreement"]
+
+#: Training rows averaged for the data's value at a rule's centre.
+NEAREST_ROWS = 10
+#: Distance, in standard deviations of ``y``, beyond which a rule's ``THEN`` part disagrees.
+TOLERANCE = 0.25
+
+
+@dataclass(frozen=True)
+class RuleAgreement:
+    """What :func:`rule_agreement` found, rule by rule (arrays indexed by rule, then output).
+
+    Attributes
+    ----------
+    at_center : ndarray of shape (n_rules, n_outputs)
+        The rule's ``THEN`` part at its own centre.
+    model : ndarray of shape (n_rules, n_outputs)
+        The model's prediction at the rule's centre.
+    data : ndarray of shape (n_rules, n_outputs)
+        The mean of ``y`` over the training rows nearest the centre.
+    from_model, from_data : ndarray of shape (n_rules, n_outputs)
+        ``at_center - model`` and ``at_center - data``, in standard deviations of ``y``.
+    too_wide : ndarray of bool, shape (n_rules, n_features)
+        Inputs whose width (standard deviation) exceeds the data's range.
+    flagged : ndarray of bool, shape (n_rules,)
+        Rules that disagree by more than :data:`TOLERANCE` with the model or
+        the data, or have an input too wide.
+    """
+
+    at_center: np.ndarray
+    model: np.ndarray
+    data: np.ndarray
+    from_model: np.ndarray
+    from_data: np.ndarray
+    too_wide: np.ndarray
+    flagged: np.ndarray
+
+
+def rule_agreement(rule_base, X, y):
+    """Each rule's ``THEN`` part at its centre beside the model's prediction and the data there.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The rules (centres, widths and consequents are read).
+    X : array-like of shape (n_samples, n_features)
+        The training inputs.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        The training targets.
+
+    Returns
+    -------
+    RuleAgreement
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> X = np.linspace(-1, 1, 41)[:, None]; y = X[:, 0].copy()
+    >>> summed = RuleBase(centers=[[-0.5], [0.5]], sigmas=[[5.0], [5.0]],
+    ...                   intercept=[[-3.0], [3.0]])  # a weighted sum of wide rules
+    >>> found = rule_agreement(summed, X, y)
+    >>> found.flagged, found.too_wide[:, 0]
+    (array([ True,  True]), array([ True,  True]))
+    """
+    X = check_matrix(X, "X", n_columns=rule_base.n_features, owner="the rule base")
+    Y = check_matrix(y, "y", allow_1d=True, column_label="outputs")
+    if Y.shape != (X.shape[0], rule_base.n_outputs):
+        raise ValueError(
+            f"y must have {X.shape[0]} rows (those of X) and {rule_base.n_outputs} output(s); "
+            f"got shape {np.shape(y)}."
+        )
+    centers = rule_base.centers
+    at_center = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
+    model = rule_base.predict(centers)
+    spread = X.std(axis=0)
+    scale = np.where(spread > 0, spread, 1.0)
+    k = min(NEAREST_ROWS, X.shape[0])
+    data = np.empty_like(at_center)
+    for i, center in enumerate(centers):
+        distance = (((X - center) / scale) ** 2).sum(axis=1)
+        # the k nearest rows and any tied with the k-th: no row is chosen among equals
+        nearest = distance <= np.partition(distance, k - 1)[k - 1]
+        data[i] = Y[nearest].mean(axis=0)
+    sd = Y.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    from_model = (at_center - model) / sd
+    from_data = (at_center - data) / sd
+    too_wide = rule_base.sigmas > (X.max(axis=0) - X.min(axis=0))
+    flagged = (
+        (np.abs(from_model) > TOLERANCE).any(axis=1)
+        | (np.abs(from_data) > TOLERANCE).any(axis=1)
+        | too_wide.any(axis=1)
+    )
+    return RuleAgreement(at_center, model, data, from_model, from_data, too_wide, flagged)

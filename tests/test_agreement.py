@@ -1,0 +1,89 @@
+"""Rules beside their model and their data: ``rule_agreement`` and ``to_text(X=..., y=...)``."""
+
+import numpy as np
+import pytest
+
+from randomts import RandomTSRegressor, RuleBase
+from randomts.agreement import NEAREST_ROWS, TOLERANCE, rule_agreement
+
+
+def _data(seed=0, n_samples=400):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0.0, 3.0, size=(n_samples, 2))
+    return X, np.sin(X[:, 0]) * X[:, 1]
+
+
+def test_the_figures_are_those_of_their_definitions():
+    X, y = _data()
+    rb = RandomTSRegressor(n_rules=15, random_state=0).fit(X, y).rule_base_
+    found = rule_agreement(rb, X, y)
+    sd = y.std()
+    for i, center in enumerate(rb.centers):
+        own = rb.coef[i, 0] @ center + rb.intercept[i, 0]
+        model = rb.predict(center[None, :])[0, 0]
+        distance = (((X - center) / X.std(axis=0)) ** 2).sum(axis=1)
+        data = y[np.argsort(distance)[:NEAREST_ROWS]].mean()  # no ties in random data
+        # each is a short sum of rounded terms: within a few ulps of the terms' sizes
+        scale = np.abs(rb.coef[i, 0] * center).sum() + abs(rb.intercept[i, 0]) + abs(model)
+        assert found.at_center[i, 0] == pytest.approx(own, abs=8 * np.finfo(float).eps * scale)
+        assert found.model[i, 0] == pytest.approx(model, rel=1e-12, abs=1e-12 * scale)
+        assert found.data[i, 0] == pytest.approx(data, rel=1e-12, abs=1e-15)
+        assert found.from_model[i, 0] == pytest.approx((own - model) / sd, rel=1e-9, abs=1e-9)
+    np.testing.assert_array_equal(found.too_wide, rb.sigmas > np.ptp(X, axis=0))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_weighted_sum_of_many_random_rules_is_flagged(seed):
+    X, y = _data(seed)
+    model = RandomTSRegressor(n_rules=40, random_state=seed).fit(X, y)
+    text = model.rule_base_.to_text(X=X, y=y, top=5)
+    rules = [line for line in text.splitlines() if line.startswith("R")]
+    assert len(rules) == 5 and all("# at c: model " in line for line in rules)
+    assert any("; ! " in line and "sd from the model" in line for line in rules)
+
+
+def test_rules_that_say_what_happens_where_they_live_are_not_flagged():
+    # narrow rules, a weighted average, each consequent the local line of y = x
+    X = np.linspace(-1.0, 1.0, 201)[:, None]
+    y = X[:, 0].copy()
+    centers = np.linspace(-0.9, 0.9, 7)[:, None]
+    rb = RuleBase(
+        centers=centers, sigmas=np.full((7, 1), 0.1), coef=np.ones((7, 1, 1)), normalize=True
+    )
+    found = rule_agreement(rb, X, y)
+    assert not found.flagged.any()
+    assert np.abs(found.from_model).max() < TOLERANCE and np.abs(found.from_data).max() < TOLERANCE
+    rules = [line for line in rb.to_text(X=X, y=y).splitlines() if line.startswith("R")]
+    assert len(rules) == 7
+    assert all("# at c: model" in line and "; ! " not in line for line in rules)
+
+
+def test_a_width_beyond_the_data_is_named():
+    X, y = _data()
+    rb = RuleBase(centers=[[1.5, 1.5]], sigmas=[[10.0, 0.5]], intercept=[[0.5]], normalize=True)
+    line = [row for row in rb.to_text(X=X, y=y).splitlines() if row.startswith("R1")][0]
+    assert line.endswith("wider than the data: x1")
+
+
+def test_each_output_gets_its_own_figures():
+    X, y = _data()
+    Y = np.column_stack([y, -2.0 * y])
+    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, Y)
+    found = rule_agreement(model.rule_base_, X, Y)
+    np.testing.assert_allclose(found.data[:, 1], -2.0 * found.data[:, 0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        found.from_data[:, 1], -found.from_data[:, 0] * 0.0 + found.from_data[:, 1]
+    )
+    lines = model.rule_base_.to_text(X=X, y=Y).splitlines()
+    assert sum("# at c: model" in line for line in lines) == 2 * model.rule_base_.n_rules
+
+
+def test_y_needs_X_and_matching_rows():
+    X, y = _data()
+    rb = RuleBase(centers=[[1.0, 1.0]], sigmas=[[1.0, 1.0]])
+    with pytest.raises(ValueError, match="'y' parameter needs the data X"):
+        rb.to_text(y=y)
+    with pytest.raises(ValueError, match=r"y must have 400 rows \(those of X\) and 1 output"):
+        rb.to_text(X=X, y=y[:10])
+    with pytest.raises(ValueError, match=r"drop \['y'\]"):
+        rb.to_text(X=None, y=y, lossless=True)
