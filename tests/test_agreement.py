@@ -87,3 +87,28 @@ def test_y_needs_X_and_matching_rows():
         rb.to_text(X=X, y=y[:10])
     with pytest.raises(ValueError, match=r"drop \['y'\]"):
         rb.to_text(X=None, y=y, lossless=True)
+
+
+def test_the_table_has_the_figures_and_the_check():
+    X, y = _data()
+    model = RandomTSRegressor(n_rules=40, random_state=0).fit(X, y)
+    rb = model.rule_base_
+    found = rule_agreement(rb, X, y)
+    table = rb.table(fmt="tsv", precision=None, X=X, y=y)
+    header, *rows = [line.split("\t") for line in table.splitlines()]
+    header = [cell.strip() for cell in header]
+    assert header[-3:] == ["y: model at c", "y: data at c", "check"]
+    assert len(rows) == rb.n_rules
+    model_at, data_at, check = (header.index(name) for name in header[-3:])
+    for row in rows:
+        row = row + [""] * (len(header) - len(row))  # an empty last cell may be left out
+        i = int(row[0].strip()[1:]) - 1
+        # lossless numbers: the figures read back as they were computed
+        assert float(row[model_at]) == found.model[i, 0]  # exact: repr reads back the same float
+        assert float(row[data_at]) == found.data[i, 0]  # exact: repr reads back the same float
+        assert ("sd from the" in row[check]) == bool(
+            (np.abs(found.from_model[i]) > TOLERANCE).any()
+            or (np.abs(found.from_data[i]) > TOLERANCE).any()
+        )
+    with pytest.raises(ValueError, match="'y' parameter needs the data X"):
+        rb.table(y=y)

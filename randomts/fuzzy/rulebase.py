@@ -963,7 +963,7 @@ class RuleBase:
 
     # ---------------------------------------------- tables and explanations
     def table(
-        self, fmt="plain", precision=4, *, centered=True, labels=None, X=None, top=None
+        self, fmt="plain", precision=4, *, centered=True, labels=None, X=None, y=None, top=None
     ) -> str:
         """The rules as a table in any tabulate format (see :func:`randomts.text.rules.format_table`).
 
@@ -977,7 +977,14 @@ class RuleBase:
         from randomts.text.rules import format_table
 
         return format_table(
-            self, fmt=fmt, precision=precision, centered=centered, labels=labels, X=X, top=top
+            self,
+            fmt=fmt,
+            precision=precision,
+            centered=centered,
+            labels=labels,
+            X=X,
+            y=y,
+            top=top,
         )
 
     def explain(self, x, top=None):

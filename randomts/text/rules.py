@@ -499,7 +499,7 @@ def _agreement_note(rule_base, checked, i, m, precision):
 
 
 def format_table(
-    rule_base, fmt="plain", precision=4, *, centered=True, labels=None, X=None, top=None
+    rule_base, fmt="plain", precision=4, *, centered=True, labels=None, X=None, y=None, top=None
 ) -> str:
     """The rule base as a table: one row per rule, one column per number.
 
@@ -521,6 +521,11 @@ def format_table(
         Significant digits; None writes lossless ``repr`` numbers.
     centered, labels, X, top
         As in :func:`describe_rules`.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+        With ``X``, the targets: for each output ``y``, the columns
+        ``y: model at c`` and ``y: data at c`` (the model's prediction and
+        the data's value at the rule's centre), and a last column ``check``:
+        what disagrees, as :func:`describe_rules` writes it after ``!``.
 
     Examples
     --------
@@ -548,6 +553,16 @@ def format_table(
     constant = "at c" if centered else "const"
     for out in rule_base.output_names:
         headers += [f"{format_name(out)}: {constant}"] + [f"{format_name(out)}: {n}" for n in names]
+    checked = None
+    if y is not None:
+        if X is None:
+            raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
+        from randomts.agreement import rule_agreement
+
+        checked = rule_agreement(rule_base, X, y)
+        for out in rule_base.output_names:
+            headers += [f"{format_name(out)}: model at c", f"{format_name(out)}: data at c"]
+        headers.append("check")
     rows = []
     for i in order:
         rule = rule_base[int(i)]
@@ -561,6 +576,17 @@ def format_table(
         constants = rule.intercept + rule.coef @ rule.center if centered else rule.intercept
         for a, b in zip(rule.coef, constants, strict=True):
             row += [format_number(b, precision)] + [format_number(v, precision) for v in a]
+        if checked is not None:
+            problems = []
+            for m in range(rule_base.n_outputs):
+                row += [
+                    format_number(checked.model[i, m], precision),
+                    format_number(checked.data[i, m], precision),
+                ]
+                note = _agreement_note(rule_base, checked, int(i), m, precision)
+                if "; ! " in note:
+                    problems.append(note.split("; ! ", 1)[1])
+            row.append("; ".join(problems))
         rows.append(row)
     return render_table(headers, rows, fmt)
 
