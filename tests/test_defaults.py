@@ -213,7 +213,7 @@ def test_ridge_loo_equals_refitting_without_each_row(n_samples, n_columns, towar
     expected = [_loo_by_refitting(K, y, a, prior) for a in alphas]
     np.testing.assert_allclose(selection.errors, expected, rtol=1e-6)
     best = alphas[int(np.argmin(expected))]
-    assert selection.alpha == best  # exact: a value of the given grid
+    assert selection.alpha == pytest.approx(best, rel=1e-12)  # a point of the grid
     gamma = prior + np.linalg.solve(K.T @ K + best * np.eye(n_columns), K.T @ (y - K @ prior))
     np.testing.assert_allclose(selection.coefficients[:, 0], gamma, rtol=1e-6, atol=1e-8)
 

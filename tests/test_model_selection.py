@@ -41,7 +41,7 @@ def test_loo_curve_equals_leaving_each_row_out(seed):
     selection = ridge_alpha_curve(K, Y, ALPHAS, criterion="loo")
     expected = [brute_force_loo(K, Y, alpha) for alpha in ALPHAS]
     np.testing.assert_allclose(selection.errors, expected, rtol=1e-8)
-    assert selection.alpha == ALPHAS[np.argmin(expected)]  # exact: a value of the given grid
+    assert selection.alpha == pytest.approx(ALPHAS[np.argmin(expected)], rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -52,7 +52,7 @@ def test_loo_curve_equals_scikit_learns_efficient_loo(seed):
     sklearn_curve = ridge.cv_results_.mean(axis=0)  # squared LOO errors, (n_samples, n_alphas)
     selection = ridge_alpha_curve(K, Y[:, 0], ALPHAS)
     np.testing.assert_allclose(selection.errors, sklearn_curve, rtol=1e-7)
-    assert selection.alpha == ridge.alpha_  # exact: both pick from the given grid
+    assert selection.alpha == pytest.approx(ridge.alpha_, rel=1e-12)  # both pick from the grid
     np.testing.assert_allclose(selection.coefficients[:, 0], ridge.coef_, rtol=1e-8, atol=1e-12)
 
 

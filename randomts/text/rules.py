@@ -472,14 +472,10 @@ def _sd(distance):
     return f"{distance:.0f}" if distance >= 10 else format_number(distance, 2)
 
 
-def _agreement_note(rule_base, checked, i, m, precision):
-    """``  # at c: model m, data d`` for rule ``i`` and output ``m``, with ``!`` and what disagrees."""
+def _agreement_problems(rule_base, checked, i, m):
+    """What disagrees for rule ``i`` and output ``m``: distances beyond the tolerance, wide inputs."""
     from randomts.agreement import TOLERANCE
 
-    note = (
-        f"  # at c: model {format_number(checked.model[i, m], precision)}, "
-        f"data {format_number(checked.data[i, m], precision)}"
-    )
     problems = [
         f"{_sd(distance)} sd from the {what}"
         for what, distance in (
@@ -492,6 +488,16 @@ def _agreement_note(rule_base, checked, i, m, precision):
         names = zip(rule_base.input_names, checked.too_wide[i], strict=True)
         wide = [format_name(n) for n, w in names if w]
         problems.append("wider than the data: " + ", ".join(wide))
+    return problems
+
+
+def _agreement_note(rule_base, checked, i, m, precision):
+    """``  # at c: model m, data d`` for rule ``i`` and output ``m``, with ``!`` and what disagrees."""
+    note = (
+        f"  # at c: model {format_number(checked.model[i, m], precision)}, "
+        f"data {format_number(checked.data[i, m], precision)}"
+    )
+    problems = _agreement_problems(rule_base, checked, i, m)
     return note + ("; ! " + "; ".join(problems) if problems else "")
 
 
@@ -583,9 +589,7 @@ def format_table(
                     format_number(checked.model[i, m], precision),
                     format_number(checked.data[i, m], precision),
                 ]
-                note = _agreement_note(rule_base, checked, int(i), m, precision)
-                if "; ! " in note:
-                    problems.append(note.split("; ! ", 1)[1])
+                problems += _agreement_problems(rule_base, checked, int(i), m)
             row.append("; ".join(problems))
         rows.append(row)
     return render_table(headers, rows, fmt)
