@@ -45,7 +45,13 @@ from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
 from randomts.fitting.consequents import ConsequentStream, fit_consequents
 from randomts.fitting.leave_one_out import LeaveOneOutRidge
-from randomts.fitting.protocol import check_alpha, check_rule_base, with_consequents
+from randomts.fitting.local_learning import (
+    LEARNING,
+    LearningStatistics,
+    check_local_weight,
+    interleaved_folds,
+)
+from randomts.fitting.protocol import check_alpha, check_rule_base, with_chosen_consequents
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 
@@ -61,9 +67,19 @@ def _import_dask():
     return dask, da
 
 
-def _chunk_stream(antecedents, X, Y, n_outputs, order, solver):
+def _chunk_stream(antecedents, X, Y, n_outputs, order, solver, learning="global", weight=None):
     """The accumulated factor of one row chunk (runs on a worker)."""
-    return ConsequentStream(antecedents, n_outputs, order=order, solver=solver).update(X, Y)
+    stream = ConsequentStream(
+        antecedents, n_outputs, order=order, solver=solver, learning=learning, local_weight=weight
+    )
+    return stream.update(X, Y)
+
+
+def _chunk_statistics(antecedents, X, Y, order, start):
+    """One row chunk's statistics per fold, its rows in the interleaved folds of every row."""
+    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    statistics = LearningStatistics(antecedents, Y.shape[1], order=order)
+    return statistics.update(X, Y, interleaved_folds(X.shape[0], start=start))
 
 
 def _merge_streams(*streams):
@@ -121,27 +137,80 @@ def _weakest_firing(dask, rules, U):
     return dask.delayed(min, pure=True)(chunks)
 
 
-def _fit(dask, client, antecedents, X, Y, order, solver, alpha, split_every, also=()):
+def _fit(
+    dask,
+    client,
+    antecedents,
+    X,
+    Y,
+    order,
+    solver,
+    alpha,
+    split_every,
+    also=(),
+    learning="global",
+    local_weight="auto",
+):
     """``(rule base, values of also)``: :func:`fit_consequents_dask` on checked arguments.
 
     The dask collections ``also`` are computed with the last pass over the rows.
     """
     rules = dask.delayed(antecedents, pure=True)
-    if alpha != "auto":  # each chunk's factor, merged by the tree; the solve on the client
+    weight = local_weight if learning == "combined" else None
+    if alpha != "auto" and weight != "auto":
+        # each chunk's factor, merged by the tree; the solve on the client
         n_outputs = 1 if Y.ndim == 1 else Y.shape[1]
         level = [
-            dask.delayed(_chunk_stream, pure=True)(rules, xb, yb, n_outputs, order, solver)
+            dask.delayed(_chunk_stream, pure=True)(
+                rules, xb, yb, n_outputs, order, solver, learning, weight
+            )
             for xb, yb in zip(X.to_delayed().ravel(), Y.to_delayed().ravel(), strict=True)
         ]
         stream, *values = _gather(dask, client, _tree_reduce(dask, level, split_every), *also)
         return stream.rule_base(alpha), [np.asarray(value) for value in values]
     Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
-    if X.shape[0] < antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1):
-        # the row space: few rows, fitted where they fit
-        X_rows, Y_rows, *values = _compute(dask, client, _delayed(X), _delayed(Y), *also)
-        return fit_consequents(antecedents, X_rows, Y_rows, order=order, alpha="auto"), values
-    # the exact leave-one-out ridge in two passes: the Gram matrix by a tree reduction, then
-    # each chunk's squared leave-one-out residuals, summed
+    if learning != "global":
+        # each chunk's statistics per fold, merged by the tree; the choice on the client
+        starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]])
+        level = [
+            dask.delayed(_chunk_statistics, pure=True)(rules, xb, yb, order, int(start))
+            for xb, yb, start in zip(
+                X.to_delayed().ravel(), Y.to_delayed().ravel(), starts, strict=True
+            )
+        ]
+        statistics, *arrays = _gather(
+            dask,
+            client,
+            _tree_reduce(dask, level, split_every),
+            *(_delayed(reduced) for reduced in (X.min(0), X.max(0), Y.min(0), Y.max(0))),
+            *also,
+        )
+        x_low, x_high, y_low, y_high, *values = (np.asarray(value) for value in arrays)
+        selection = statistics.select(
+            learning, local_weight=local_weight, alpha=alpha, toward_mean=alpha == "auto"
+        )
+    else:
+        # the exact leave-one-out ridge in two passes: the Gram matrix by a tree reduction,
+        # then each chunk's squared leave-one-out residuals, summed
+        if X.shape[0] < antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1):
+            # the row space: few rows, fitted where they fit
+            X_rows, Y_rows, *values = _compute(dask, client, _delayed(X), _delayed(Y), *also)
+            return fit_consequents(antecedents, X_rows, Y_rows, order=order, alpha="auto"), values
+        selection, x_low, x_high, y_low, y_high, values = _leave_one_out(
+            dask, client, rules, antecedents, X, Y, order, split_every, also
+        )
+    rule_base = with_chosen_consequents(
+        antecedents,
+        selection,
+        order=order,
+        input_range=np.column_stack([x_low, x_high]),
+        output_range=np.column_stack([y_low, y_high]),
+    )
+    return rule_base, values
+
+
+def _leave_one_out(dask, client, rules, antecedents, X, Y, order, split_every, also):
+    """The exact leave-one-out choice of alpha on dask arrays, the ranges, and ``also``."""
     x_blocks, y_blocks = X.to_delayed().ravel(), Y.to_delayed().ravel()
     first = [
         dask.delayed(_chunk_gram, pure=True)(rules, xb, yb, order)
@@ -161,18 +230,7 @@ def _fit(dask, client, antecedents, X, Y, order, solver, alpha, split_every, als
         *(_delayed(reduced) for reduced in (X.min(0), X.max(0), Y.min(0), Y.max(0))),
         *also,
     )
-    selection = loo.select(squared)
-    metadata = antecedents.metadata
-    metadata["alpha"] = selection.alpha
-    rule_base = with_consequents(
-        antecedents,
-        selection.coefficients,
-        order=order,
-        input_range=np.column_stack([x_low, x_high]),
-        output_range=np.column_stack([y_low, y_high]),
-        metadata=metadata,
-    )
-    return rule_base, values
+    return loo.select(squared), x_low, x_high, y_low, y_high, values
 
 
 def _as_row_chunked(da, array, name, n_columns=None):
@@ -205,7 +263,17 @@ def _aligned_rows(da, X, Y, name, n_features=None):
 
 
 def fit_consequents_dask(
-    antecedents, X, Y, *, order=1, solver="lstsq", alpha=0.0, split_every=8, client=None
+    antecedents,
+    X,
+    Y,
+    *,
+    order=1,
+    solver="lstsq",
+    alpha=0.0,
+    learning="global",
+    local_weight="auto",
+    split_every=8,
+    client=None,
 ):
     """Fit the consequents of ``antecedents`` to dask arrays chunked by rows.
 
@@ -226,6 +294,15 @@ def fit_consequents_dask(
         :func:`~randomts.fitting.consequents.fit_consequents` makes it (two
         passes over the chunks; with fewer rows than unknowns, the rows are
         gathered and fitted in memory), recorded in ``metadata["alpha"]``.
+    learning : {"global", "local", "combined"}, default="global"
+        How the consequents are fitted (see
+        :func:`~randomts.fitting.consequents.fit_consequents`). Local and
+        combined learning accumulate each chunk's statistics per fold, every
+        row in the interleaved fold of its index in ``X``, so the choices of
+        ``alpha="auto"`` and ``local_weight="auto"`` are those of the
+        in-memory fit, in one pass.
+    local_weight : "auto" or float > 0, default="auto"
+        Weight of the local term of combined learning.
     split_every : int, default=8
         Fan-in of the tree reduction.
     client : dask.distributed.Client, optional
@@ -260,9 +337,23 @@ def fit_consequents_dask(
     order = check_int_option(order, "order", (0, 1))
     check_option(solver, "solver", SOLVERS)
     alpha = check_alpha(alpha)
+    check_option(learning, "learning", LEARNING)
+    local_weight = check_local_weight(local_weight)
     split_every = check_int(split_every, "split_every", low=2)
     X, Y = _aligned_rows(da, X, Y, "Y", antecedents.n_features)
-    return _fit(dask, client, antecedents, X, Y, order, solver, alpha, split_every)[0]
+    return _fit(
+        dask,
+        client,
+        antecedents,
+        X,
+        Y,
+        order,
+        solver,
+        alpha,
+        split_every,
+        learning=learning,
+        local_weight=local_weight,
+    )[0]
 
 
 def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
@@ -367,6 +458,8 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
         alpha,
         split_every,
         also=(_weakest_firing(dask, antecedents, U),),
+        learning=params["learning"],
+        local_weight=params["local_weight"],
     )
     alpha = rule_base.metadata["alpha"] if alpha == "auto" else params["alpha"]
     low = np.concatenate([x_low, y_low])
@@ -377,7 +470,11 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     rule_base = rule_base.replace(
         input_range=np.column_stack([low[:n_features], high[:n_features]]),
         output_range=np.column_stack([low[n_features:], high[n_features:]]),
-        metadata={"alpha": float(alpha), "weakest_log_firing": float(weakest)},
+        metadata={
+            "alpha": float(alpha),
+            "weakest_log_firing": float(weakest),
+            **{k: v for k, v in rule_base.metadata.items() if k == "local_weight"},
+        },
     )
     model = RandomTSRegressor.from_rule_base(
         rule_base,

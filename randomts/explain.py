@@ -76,6 +76,7 @@ themselves.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -127,6 +128,14 @@ class Explanation:
     normalize : bool or None
         Weighted average (True) or weighted sum (False); None when the
         outputs of a FuzzySystem mix the two.
+    interval : (ndarray, ndarray) of shape (n_outputs,) each, or None
+        Lower and upper bounds of a prediction interval at ``x``, when the
+        model has one (a fitted estimator's ``explain`` after
+        ``fit_conformalize`` or ``conformalize``; see :meth:`with_interval`).
+    coverage : float or None
+        The interval's nominal coverage.
+    interval_method : str or None
+        How the interval was made (``"jackknife+"``, ``"split"``).
     """
 
     x: np.ndarray
@@ -143,6 +152,40 @@ class Explanation:
     output_names: tuple
     n_rules: int
     normalize: bool
+    interval: tuple | None = None
+    coverage: float | None = None
+    interval_method: str | None = None
+
+    def with_interval(self, lower, upper, coverage, method):
+        """This explanation with a prediction interval at ``x``.
+
+        Parameters
+        ----------
+        lower, upper : array-like of shape (n_outputs,)
+            The bounds.
+        coverage : float
+            Their nominal coverage.
+        method : str
+            How they were made, e.g. ``"jackknife+"``.
+
+        Returns
+        -------
+        Explanation
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]])
+        >>> e = explain(rb, [0.0]).with_interval([1.5], [2.5], 0.9, "split")
+        >>> print(e.to_text().splitlines()[0])
+        x1 = 0: y = 2, 90% interval [1.5, 2.5] (split) (weighted sum of 1 rules)
+        """
+        n_outputs = len(self.output_names)
+        lower = check_matrix(lower, "lower", ndim=1, n_columns=n_outputs, owner="the model")
+        upper = check_matrix(upper, "upper", ndim=1, n_columns=n_outputs, owner="the model")
+        return dataclasses.replace(
+            self, interval=(lower, upper), coverage=float(coverage), interval_method=str(method)
+        )
 
     def to_table(self, fmt="plain", precision=4) -> str:
         """The explanation as a table: one row per listed rule, then the rest and the total.
@@ -222,11 +265,19 @@ class Explanation:
             f"{format_name(n)} = {format_number(v, precision)}"
             for n, v in zip(self.input_names, self.x, strict=True)
         )
-        outputs = ", ".join(
+        outputs = [
             f"{format_name(n)} = {format_number(v, precision)}"
             for n, v in zip(self.output_names, self.prediction, strict=True)
-        )
-        summary = f"{where}: {outputs} ({mode} of {self.n_rules} rules)"
+        ]
+        if self.interval is not None:
+            percent = format_number(100 * self.coverage, precision)
+            outputs = [
+                f"{text}, {percent}% interval [{format_number(low, precision)}, "
+                f"{format_number(high, precision)}]"
+                for text, low, high in zip(outputs, *self.interval, strict=True)
+            ]
+            mode = f"{self.interval_method}) ({mode}"
+        summary = f"{where}: {', '.join(outputs)} ({mode} of {self.n_rules} rules)"
         return summary + "\n" + self.to_table(fmt, precision)
 
     def __str__(self) -> str:

@@ -556,3 +556,27 @@ def test_predict_prints_the_estimators_warnings_as_lines(capsys, data_csv, model
     code, out, err = run(capsys, "predict", model_json, data_csv)
     assert code == 0 and out.splitlines()[0] == "y1,y2" and len(out.splitlines()) == 401
     assert err == "randomts: warning: 12% of the rows lie where no rule fires [RuntimeWarning]\n"
+
+
+def test_fit_with_combined_learning_saves_what_the_estimator_fits(tmp_path, capsys, data_csv):
+    path = tmp_path / "honest.json"
+    argv = ["fit", data_csv, "--target", "y1", "--rules", 6, "--centers", "kmeans"]
+    argv += ["--normalize", "--learning", "combined", "--local-weight", "2.5", "--cv", 0]
+    code, _, err = run(capsys, *argv, "-o", path)
+    assert code == 0, err
+    saved = randomts.load(path)
+    assert saved.learning == "combined" and saved.local_weight_ == pytest.approx(2.5, rel=1e-15)
+    header, values = read_csv(data_csv)
+    X, y = values[:, [0, 1, 3]], values[:, 2]  # every column but the target is an input
+    model = randomts.RandomTSRegressor(
+        n_rules=6,
+        centers="kmeans",
+        normalize=True,
+        learning="combined",
+        local_weight=2.5,
+        random_state=0,
+    ).fit(X, y)
+    frame = pd.DataFrame(X, columns=["x1", "x2", "y2"])
+    np.testing.assert_allclose(saved.predict(frame), model.predict(X), rtol=1e-9, atol=1e-9)
+    code, _, err = run(capsys, *argv[:-4], "--local-weight", "0", "-o", path)
+    assert code == 2 and "expected 'auto' or a number > 0, got '0'" in err

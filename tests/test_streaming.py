@@ -225,7 +225,7 @@ def test_fit_consequents_errors():
         fit_consequents_streaming(antecedents, iter_chunks(X, y), alpha="auto")
     with pytest.raises(ValueError, match=r"prior must have shape \(n_columns, n_outputs\)"):
         ConsequentStream(antecedents, prior=np.zeros((4, 1)))
-    with pytest.raises(ValueError, match="same antecedents and prior"):
+    with pytest.raises(ValueError, match="same antecedents, prior"):
         stream.merge(ConsequentStream(antecedents, prior=np.zeros((9, 1))))
 
 

@@ -19,16 +19,26 @@ from randomts.cli.common import (
 __all__ = ["add_fit", "handle_fit"]
 
 
-def _alpha(text):
+def _auto_or_number(text, *, positive):
+    """``"auto"``, or a finite number ``>= 0`` (``> 0`` if ``positive``), for argparse."""
     if text == "auto":
         return text
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value >= 0.0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected 'auto' or a number >= 0, got {text!r}")
+    if not (value > 0.0 if positive else value >= 0.0) or value == float("inf"):
+        bound = "> 0" if positive else ">= 0"
+        raise argparse.ArgumentTypeError(f"expected 'auto' or a number {bound}, got {text!r}")
     return value
+
+
+def _alpha(text):
+    return _auto_or_number(text, positive=False)
+
+
+def _local_weight(text):
+    return _auto_or_number(text, positive=True)
 
 
 def _cv_folds(text):
@@ -114,6 +124,22 @@ def add_fit(commands):
         type=_alpha,
         default="auto",
         help="ridge penalty, a number >= 0 or 'auto' (default: chosen by leave-one-out error)",
+    )
+    cmd.add_argument(
+        "--learning",
+        choices=("global", "local", "combined"),
+        default="global",
+        help="fit the consequents to the model's output (global, default), each rule to the "
+        "data under it (local), or both (combined): local and combined rules say what the "
+        "model does where they live; for few rules on the data, e.g. --rules 10 --centers "
+        "kmeans --normalize --learning combined",
+    )
+    cmd.add_argument(
+        "--local-weight",
+        type=_local_weight,
+        default="auto",
+        help="weight of the local term of --learning combined, a number > 0 or 'auto' "
+        "(default: chosen by cross-validation)",
     )
     cmd.add_argument(
         "--centers",
@@ -272,6 +298,8 @@ def _model_params(args):
         normalize=args.normalize,
         standardize=args.standardize,
         alpha=args.alpha,
+        learning=args.learning,
+        local_weight=args.local_weight,
         centers=args.centers,
         refine=args.refine,
     )

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from randomts.cli.common import add_delimiter, load_model, positive_int, reported_warnings
 
 __all__ = [
@@ -147,30 +149,141 @@ def add_predict(commands):
     cmd.add_argument(
         "-o", "--output", metavar="OUT.csv", help="write the CSV here instead of printing it"
     )
+    cmd.add_argument(
+        "--interval",
+        type=_coverage,
+        metavar="COVERAGE",
+        help="also write conformal prediction intervals at this coverage (e.g. 0.9): the "
+        "columns <output>_lower and <output>_upper after each output; for a classifier, the "
+        "column <target>_set, the labels of the prediction set joined by '|'. The scores come "
+        "from --calibration, or from MODEL if it was saved with split-conformal scores",
+    )
+    cmd.add_argument(
+        "--calibration",
+        metavar="CAL.csv",
+        help="with --interval: rows that the model was not fitted to, with its input and output "
+        "(or target) columns, whose errors calibrate the intervals (split conformal)",
+    )
     add_delimiter(cmd)
     cmd.set_defaults(handler=handle_predict)
 
 
+def _coverage(text):
+    """An argparse type: a number in the open interval (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"expected a coverage in the open interval (0, 1), e.g. 0.9; got {text!r}"
+        )
+    return value
+
+
 def handle_predict(args):
     """Run ``randomts predict`` on the parsed ``args``; the text to print."""
+    import numpy as np
+
     from randomts.io import load
     from randomts.io.csv_data import format_csv, read_csv, write_csv
 
+    if args.calibration is not None and args.interval is None:
+        raise ValueError("--calibration calibrates the intervals of --interval; give both.")
     model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
     rule_base = getattr(model, "rule_base_", model)
     _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
+    if args.interval is not None:
+        _calibrate(model, args)
     with reported_warnings():
         Y = model.predict(X)
-    if hasattr(model, "classes_"):  # a classifier: one column of labels, named by the target
-        header = [str(rule_base.metadata.get("target", "class"))]
-        Y = Y.astype(str).reshape(-1, 1)
-    else:
-        header = rule_base.output_names
-        Y = Y.reshape(X.shape[0], rule_base.n_outputs)  # a column per output
+        if hasattr(model, "classes_"):  # a classifier: one column of labels, named by the target
+            target = str(rule_base.metadata.get("target", "class"))
+            header = [target]
+            Y = Y.astype(str).reshape(-1, 1)
+            if args.interval is not None:
+                sets = _interval(model, "predict_set", X, args)
+                labels = ["|".join(str(c) for c in model.classes_[row]) for row in sets]
+                header.append(f"{target}_set")
+                Y = np.column_stack([Y, np.array(labels, dtype=str)])
+        else:
+            header = list(rule_base.output_names)
+            Y = Y.reshape(X.shape[0], rule_base.n_outputs)  # a column per output
+            if args.interval is not None:
+                lower, upper = _interval(model, "predict_interval", X, args)
+                shape = (X.shape[0], rule_base.n_outputs)
+                Y = np.stack([Y, lower.reshape(shape), upper.reshape(shape)], axis=2)
+                Y = Y.reshape(X.shape[0], -1)  # each output, then its bounds
+                header = [
+                    f"{name}{suffix}" for name in header for suffix in ("", "_lower", "_upper")
+                ]
     if args.output:
         write_csv(args.output, header, Y, delimiter=args.delimiter)
         return f"wrote {args.output} ({Y.shape[0]} rows)"
     return format_csv(header, Y, delimiter=args.delimiter).rstrip("\n")
+
+
+def _calibrate(model, args):
+    """Give ``model`` the split-conformal scores of ``--calibration``, if given."""
+    from randomts.io.csv_data import read_csv, read_csv_text
+
+    if not hasattr(model, "conformalize"):
+        raise ValueError(
+            f"--interval needs a model saved from a fitted estimator; {args.model} holds a rule "
+            "base without one."
+        )
+    if args.calibration is None:
+        return
+    rule_base = model.rule_base_
+    inputs = list(rule_base.input_names)
+    if hasattr(model, "classes_"):
+        target = str(rule_base.metadata.get("target", "class"))
+        _, X = read_csv(args.calibration, delimiter=args.delimiter, columns=inputs)
+        _, labels = read_csv_text(args.calibration, delimiter=args.delimiter, columns=[target])
+        y = labels[:, 0]
+        if model.classes_.dtype.kind in "biuf":  # labels of numbers: compare as numbers
+            y = _numeric_labels(y, target, model.classes_.dtype)
+    else:
+        outputs = list(rule_base.output_names)
+        _, values = read_csv(args.calibration, delimiter=args.delimiter, columns=inputs + outputs)
+        X, y = values[:, : len(inputs)], values[:, len(inputs) :]
+        if y.shape[1] == 1 and model._y_ndim == 1:
+            y = y[:, 0]
+    with reported_warnings():
+        model.conformalize(X, y)
+
+
+def _numeric_labels(cells, target, dtype):
+    """The cells of a target column of numbers as class labels of ``dtype``."""
+    import numpy as np
+
+    try:
+        values = cells.astype(float)
+    except ValueError:
+        raise ValueError(
+            f"The calibration column {target!r} must hold the model's numeric class labels; "
+            f"got text such as {cells[0]!r}."
+        ) from None
+    if dtype.kind in "biu":
+        whole = np.round(values)
+        if np.any(values != whole):  # not a class label; conformalize names it
+            return values
+        return whole.astype(dtype)
+    return values.astype(dtype)
+
+
+def _interval(model, method, X, args):
+    """``model.<method>(X, coverage)``, with the way to the missing scores named for the CLI."""
+    from sklearn.exceptions import NotFittedError
+
+    try:
+        return getattr(model, method)(X, coverage=args.interval)
+    except NotFittedError:
+        raise ValueError(
+            f"--interval needs calibration scores, and {args.model} holds none: pass "
+            "--calibration CAL.csv, rows the model was not fitted to with its input and output "
+            "columns."
+        ) from None
 
 
 def add_explain(commands):

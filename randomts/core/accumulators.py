@@ -630,6 +630,29 @@ class LeastSquaresAccumulator:
         """
         return bool(np.any(self.factor[:, : self.n_columns]))
 
+    def gram(self):
+        """The Gram matrix ``[K Y]^T [K Y]`` of the rows folded in, whole and symmetric.
+
+        From ``R`` it is ``R^T R``; the normal equations it gives square the
+        condition number of ``K`` (see the module docstring).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> K = np.arange(12.0).reshape(6, 2) ** 1.5; Y = np.ones((6, 1))
+        >>> M = np.hstack([K, Y])
+        >>> all(np.allclose(LeastSquaresAccumulator(2, solver=s).update(K, Y).gram(), M.T @ M)
+        ...     for s in ("lstsq", "pinv", "cholesky"))
+        True
+        """
+        if self.kind == "r":
+            R = np.triu(self.factor)
+            return R.T @ R
+        if self.kind == "rows":
+            return self.factor.T @ self.factor
+        G = np.triu(self.factor)
+        return G + np.triu(G, 1).T
+
     def solve(self, alpha=0.0):
         """The solution ``Gamma`` of shape (n_columns, n_outputs) of the rows seen so far."""
         alpha = check_real(alpha, "alpha", low=0.0)

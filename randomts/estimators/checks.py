@@ -18,12 +18,14 @@ from randomts.core.accumulators import check_factor_memory
 from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.core.solvers import SOLVERS
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.fitting.local_learning import LEARNING, check_local_weight
 from randomts.fitting.protocol import check_alpha
 
 __all__ = [
     "CENTERS",
     "EXTRAPOLATION_FACTOR",
     "FAR_OFFSET",
+    "INTERPRETABLE",
     "auto_alpha",
     "check_fit_memory",
     "check_hyperparameters",
@@ -50,6 +52,17 @@ FAR_OFFSET = 1e4
 _FIRING_ROWS = 1 << 14
 
 
+#: The parameters of ``interpretable()``: rules on the data's clusters, averaged, each fitted
+#: also to its own data.
+INTERPRETABLE = {
+    "centers": "kmeans",
+    "normalize": True,
+    "learning": "combined",
+    "local_weight": "auto",
+    "alpha": "auto",
+}
+
+
 def check_hyperparameters(model):
     """Raise naming the first parameter of a RandomTSRegressor that is out of range.
 
@@ -72,6 +85,8 @@ def check_hyperparameters(model):
             )
     check_option(model.solver, "solver", SOLVERS, owner=owner)
     alpha = check_alpha(model.alpha, owner=owner)
+    check_option(model.learning, "learning", LEARNING, owner=owner)
+    check_local_weight(model.local_weight, owner=owner)
     check_option(model.centers, "centers", CENTERS, owner=owner)
     check_real(model.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
     if model.centers == "uniform":

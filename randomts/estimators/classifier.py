@@ -25,6 +25,7 @@ classifier, from every format.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 import scipy.optimize
@@ -35,8 +36,18 @@ from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import validate_numeric_data
 from randomts.core.sampling import default_width_range
+from randomts.estimators import checks
+from randomts.estimators.intervals import (
+    SplitScores,
+    check_jackknife,
+    current_scores,
+    jackknife_class_scores,
+    jackknife_scores,
+    prediction_sets,
+)
 from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
+from randomts.fitting.conformal import check_coverage
 
 __all__ = ["RandomTSClassifier"]
 
@@ -47,6 +58,8 @@ _REGRESSOR_PARAMETERS = (
     "normalize",
     "solver",
     "alpha",
+    "learning",
+    "local_weight",
     "standardize",
     "centers",
     "center_scale",
@@ -100,6 +113,12 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         Least-squares solver.
     alpha : float, optional
         Ridge penalty on the consequents.
+    learning : {"global", "local", "combined"}, optional
+        How the consequents are fitted to the class scores (see
+        :class:`RandomTSRegressor`); the regressor's default when None
+        (``"global"``).
+    local_weight : "auto" or float > 0, optional
+        Weight of the local term of combined learning.
     standardize : bool, optional
         Draw and fit on standardised inputs.
     centers : str, optional
@@ -171,6 +190,8 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         normalize=None,
         solver=None,
         alpha=None,
+        learning=None,
+        local_weight=None,
         standardize=None,
         centers=None,
         center_scale=None,
@@ -185,6 +206,8 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self.normalize = normalize
         self.solver = solver
         self.alpha = alpha
+        self.learning = learning
+        self.local_weight = local_weight
         self.standardize = standardize
         self.centers = centers
         self.center_scale = center_scale
@@ -193,6 +216,38 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self.refine = refine
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    @classmethod
+    def interpretable(cls, n_rules=10, **params):
+        """Few rules whose class scores say what the model does where they live.
+
+        The setting of :meth:`RandomTSRegressor.interpretable` for the class
+        scores: rules on the k-means clusters (widths within the inputs'
+        ranges), weighted average, combined learning with the local weight
+        and ridge chosen by cross-validation, few rules.
+
+        Parameters
+        ----------
+        n_rules : int, default=10
+            Number of rules.
+        **params
+            Any other parameter of the classifier, also overriding these.
+
+        Returns
+        -------
+        RandomTSClassifier
+            Unfitted, with ``centers="kmeans"``, ``normalize=True``,
+            ``learning="combined"``, ``local_weight="auto"`` and ``alpha="auto"``.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> clf = RandomTSClassifier.interpretable(n_rules=6, random_state=0).fit(X, y)
+        >>> len(clf.rule_base_), bool(clf.score(X, y) > 0.9)
+        (6, True)
+        """
+        return cls(n_rules, **{**checks.INTERPRETABLE, **params})
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -434,6 +489,152 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         """
         scores = _class_scores(self.decision_function(X))
         return scipy.special.log_softmax(scores / self.temperature_, axis=1)
+
+    # ------------------------------------------------------------ conformal prediction sets
+    def fit_conformalize(self, X, y):
+        """Fit, and keep the exact leave-one-out models for jackknife+ prediction sets.
+
+        :meth:`fit`, then the leave-one-out terms of the ridge fit of the
+        class scores (see :meth:`RandomTSRegressor.fit_conformalize`, with
+        its cost: about one more fit, and ``8 rank n_samples`` bytes), and
+        each training row's nonconformity (one minus the
+        :meth:`predict_proba` of its class) under the model without it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : RandomTSClassifier
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> clf = RandomTSClassifier(n_rules=10, random_state=0).fit_conformalize(X[::2], y[::2])
+        >>> sets = clf.predict_set(X[1::2], coverage=0.9)
+        >>> covered = sets[range(len(sets)), y[1::2]].mean()
+        >>> bool(covered >= 0.85), round(float(sets.sum(axis=1).mean()), 1)  # classes per set
+        (True, 0.9)
+        """
+        check_jackknife(
+            self._regressor(np.shape(X)[1] if np.ndim(X) == 2 else 1),
+            np.shape(X),
+            owner=type(self).__name__,
+        )
+        self._conformity = None
+        self.fit(X, y)
+        X, y = validate_numeric_data(self, X, y, reset=False, numeric_y=False, dtype=np.float64)
+        indices = np.searchsorted(self.classes_, y)
+        targets = _indicator_targets(indices, self.classes_.size)
+        targets = targets.reshape(-1, 1) if targets.ndim == 1 else targets
+        scores = jackknife_scores(self.regressor_, X, targets)
+        train_scores = jackknife_class_scores(scores, targets, indices, self.temperature_)
+        self._conformity = dataclasses.replace(
+            scores, rule_base=self.rule_base_, train_scores=train_scores
+        )
+        return self
+
+    def conformalize(self, X, y):
+        """Keep the nonconformity of calibration rows for split-conformal prediction sets.
+
+        For a classifier fitted without these rows. The score of a row is one
+        minus the :meth:`predict_proba` of its class; :meth:`predict_set`
+        then keeps the classes whose score is at most the ``ceil(coverage (n +
+        1))``-th smallest of the ``n`` calibration scores (the "LAC" sets of
+        Sadinle, Lei & Wasserman 2019), which contain a new row's class with
+        probability at least ``coverage`` when the rows are exchangeable.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_calibration, n_features)
+            Calibration inputs, not used in the fit.
+        y : array-like of shape (n_calibration,)
+            Their labels, among ``classes_``.
+
+        Returns
+        -------
+        self : RandomTSClassifier
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> clf = RandomTSClassifier(n_rules=10, random_state=0).fit(X[::3], y[::3])
+        >>> clf = clf.conformalize(X[1::3], y[1::3])
+        >>> clf.predict_set(X[2::3], coverage=0.9).shape
+        (50, 3)
+        """
+        check_is_fitted(self, "regressor_")
+        X, y = validate_numeric_data(self, X, y, reset=False, numeric_y=False, dtype=np.float64)
+        indices = np.searchsorted(self.classes_, y).clip(0, self.classes_.size - 1)
+        unknown = self.classes_[indices] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"y has labels that {type(self).__name__} was not fitted to: "
+                f"{np.unique(y[unknown]).tolist()!r}; its classes are {self.classes_.tolist()!r}."
+            )
+        probabilities = self.predict_proba(X)
+        self._conformity = SplitScores(
+            self.rule_base_, 1.0 - probabilities[np.arange(indices.size), indices]
+        )
+        return self
+
+    def predict_set(self, X, coverage=0.9):
+        """Conformal prediction sets: the classes that cover the true one at the given rate.
+
+        After :meth:`fit_conformalize`, the jackknife+ sets (Romano, Sesia &
+        Candès 2020): class ``c`` is in the set of ``x`` when, for fewer than
+        ``coverage (n + 1)`` training rows ``j``, the model without row ``j``
+        finds ``c`` at ``x`` less conforming than row ``j``'s own class at
+        ``x_j``; they contain the true class of at least ``1 - 2 (1 -
+        coverage)`` of exchangeable rows, and close to ``coverage`` in
+        practice. After :meth:`conformalize`, split-conformal sets, with at
+        least ``coverage``. The guarantee is marginal (on average over rows),
+        and fails for rows that are not exchangeable with the training (or
+        calibration) rows. A set may hold several classes (an ambiguous
+        input) or none (an input unlike every class).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            Inputs.
+        coverage : float in (0, 1), default=0.9
+            The nominal coverage; it needs at least ``coverage / (1 -
+            coverage)`` training (or calibration) rows.
+
+        Returns
+        -------
+        ndarray of bool, shape (n_rows, n_classes)
+            ``sets[i, k]``: class ``classes_[k]`` is in the set of row ``i``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier keeps no scores of its current fit.
+        ValueError
+            For a ``coverage`` outside (0, 1), or too few rows for it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(400, 2))
+        >>> y = np.where(X[:, 0] + 0.5 * rng.normal(size=400) > 0, "right", "left")
+        >>> clf = RandomTSClassifier(n_rules=10, random_state=0).fit_conformalize(X, y)
+        >>> clf.classes_.tolist(), clf.predict_set([[3.0, 0.0], [0.0, 0.0]], coverage=0.9).tolist()
+        (['left', 'right'], [[False, True], [True, True]])
+        """
+        check_is_fitted(self, "regressor_")
+        coverage = check_coverage(coverage, owner="predict_set")
+        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
+        scores = current_scores(self, "predict_set")
+        raw = self.regressor_.rule_base_.predict(X, n_jobs=self.regressor_.n_jobs)
+        return prediction_sets(scores, X, raw, self.temperature_, coverage)
 
 
 def _indicator_targets(indices, n_classes):

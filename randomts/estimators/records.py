@@ -22,6 +22,7 @@ import numpy as np
 
 from randomts._validation import check_int, check_matrix
 from randomts._version import __version__
+from randomts.estimators.intervals import SplitScores
 
 __all__ = [
     "MAX_RECORDED",
@@ -76,6 +77,8 @@ def fit_metadata(model, n_samples):
     }
     if getattr(model, "alpha_", None) is not None:
         metadata["alpha"] = float(model.alpha_)
+    if getattr(model, "local_weight_", None) is not None:
+        metadata["local_weight"] = float(model.local_weight_)
     weakest = getattr(model, "_weakest_log_firing", None)
     if weakest is not None and np.isfinite(weakest):
         metadata["weakest_log_firing"] = float(weakest)
@@ -152,6 +155,12 @@ def set_given_rule_base(model, rule_base, *, input_mean=None, input_scale=None, 
     metadata = rule_base.metadata
     alpha = recorded_number(metadata, "alpha") if isinstance(model.alpha, str) else model.alpha
     model.alpha_ = None if alpha is None else float(alpha)
+    local_weight = None
+    if getattr(model, "learning", "global") == "combined":
+        local_weight = model.local_weight
+        if isinstance(local_weight, str):
+            local_weight = recorded_number(metadata, "local_weight")
+    model.local_weight_ = None if local_weight is None else float(local_weight)
     model.n_features_in_ = n_features
     model.n_outputs_ = rule_base.n_outputs
     model._y_ndim = 1 if rule_base.n_outputs == 1 else 2
@@ -205,6 +214,28 @@ def restore_fitted_state(model, rule_base, state):
     if model._ranges is not None:
         model._weakest_log_firing = recorded_number(metadata, "weakest_log_firing")
     model.rule_base_ = rule_base
+    conformity = state.get("conformity")
+    if conformity is not None:
+        model._conformity = SplitScores(rule_base, _recorded_scores(conformity, rule_base))
+
+
+def _recorded_scores(record, rule_base):
+    """The calibration residuals of a saved ``conformity`` record, or a ValueError."""
+    try:
+        scores = np.asarray(record["scores"], dtype=float)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the 'conformity' record is damaged: {exc!r}") from None
+    if (
+        record.get("method") != "split"
+        or scores.ndim != 2
+        or scores.shape[1] != rule_base.n_outputs
+        or not np.all(np.isfinite(scores) & (scores >= 0))
+    ):
+        raise ValueError(
+            "the 'conformity' record must hold method 'split' and a list of rows of "
+            f"{rule_base.n_outputs} finite scores >= 0"
+        )
+    return scores
 
 
 def estimator_state(model):
@@ -223,11 +254,11 @@ def estimator_state(model):
     >>> model = RandomTSRegressor(n_rules=5, alpha=0.1, random_state=0).fit(X, X[:, 0])
     >>> state = estimator_state(model)
     >>> state["class"], state["target_ndim"], state["input_names"], state["attributes"]
-    ('RandomTSRegressor', 1, ['x1', 'x2'], {'alpha_': 0.1})
+    ('RandomTSRegressor', 1, ['x1', 'x2'], {'alpha_': 0.1, 'local_weight_': None})
     """
     rule_base = model.rule_base_
     names = getattr(model, "feature_names_in_", None)
-    return {
+    state = {
         "class": type(model).__name__,
         "target_ndim": int(model._y_ndim),
         "feature_names_in": None if names is None else [str(n) for n in names],
@@ -235,6 +266,14 @@ def estimator_state(model):
         "output_names": list(rule_base.output_names),
         "attributes": recordable_attributes(model),
     }
+    scores = getattr(model, "_conformity", None)
+    if (
+        isinstance(scores, SplitScores)
+        and scores.rule_base is rule_base
+        and scores.scores.size <= MAX_RECORDED
+    ):  # the calibration residuals of split-conformal intervals
+        state["conformity"] = {"method": "split", "scores": scores.scores.tolist()}
+    return state
 
 
 def recordable_attributes(model):

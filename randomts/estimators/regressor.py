@@ -10,6 +10,13 @@ from sklearn.utils.validation import check_is_fitted
 from randomts._validation import check_real, validate_numeric_data
 from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.estimators import checks
+from randomts.estimators.intervals import (
+    check_jackknife,
+    current_scores,
+    interval_bounds,
+    jackknife_scores,
+    split_scores,
+)
 from randomts.estimators.records import (
     STATE_KEY,
     estimator_state,
@@ -20,8 +27,10 @@ from randomts.estimators.records import (
     set_given_rule_base,
 )
 from randomts.estimators.rules import draw_rules, prune_rules, refine_rules, standardise
+from randomts.fitting.conformal import check_coverage
 from randomts.fitting.consequents import ConsequentStream, fit_consequents
 from randomts.fitting.leave_one_out import leave_one_out_alpha
+from randomts.fitting.local_learning import LearningStatistics, interleaved_folds
 from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = ["RandomTSRegressor"]
@@ -84,7 +93,26 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         when there are more unknowns than rows). A float ``>= 0``: that
         penalty, shrinking toward zero, solved by ``solver``; with ``0`` and
         at least as many unknowns as rows, ``fit`` warns
-        (:class:`~randomts.exceptions.UnderdeterminedWarning`).
+        (:class:`~randomts.exceptions.UnderdeterminedWarning`). With
+        ``learning="local"`` or ``"combined"``, ``"auto"`` is chosen by
+        5-fold cross-validation instead, on the same relative grid.
+    learning : {"global", "local", "combined"}, default="global"
+        How the consequents are fitted
+        (:mod:`randomts.fitting.local_learning`). ``"global"``: all at once,
+        to the model's output, the most accurate on the training rows; a
+        consequent is then a term that the other rules correct, not what the
+        model does where the rule lives. ``"local"``: each rule to the data
+        under it alone (weighted least squares with the rule's weights), so
+        that every rule describes its part of the data; it costs accuracy
+        where rules overlap. ``"combined"``: global error plus
+        ``local_weight`` times the local errors (Yen, Wang & Gillespie,
+        1998), one knob between the two. Local and combined learning are for
+        few rules with centres on the data (see :meth:`interpretable`): far
+        from the data a rule has nothing to describe.
+    local_weight : "auto" or float > 0, default="auto"
+        Weight of the local term of ``learning="combined"``: ``"auto"``
+        chooses it, with ``alpha``, by 5-fold cross-validation over
+        ``0.1 ... 100`` (:data:`randomts.fitting.local_learning.LOCAL_WEIGHTS`).
     standardize : bool, default=True
         Draw the antecedents and fit on per-feature standardised inputs
         (zero mean, unit variance), then express the rule base back in the
@@ -140,6 +168,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         The fitted rule base, in the data's own units.
     alpha_ : float
         The ridge penalty used (chosen, with ``alpha="auto"``).
+    local_weight_ : float or None
+        The weight of the local term used with ``learning="combined"``
+        (chosen, with ``local_weight="auto"``); None otherwise.
     n_features_in_ : int
         Number of inputs seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -189,6 +220,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         normalize=False,
         solver="lstsq",
         alpha="auto",
+        learning="global",
+        local_weight="auto",
         standardize=True,
         centers="samples",
         center_scale=PAPER_CENTER_SCALE,
@@ -203,6 +236,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self.normalize = normalize
         self.solver = solver
         self.alpha = alpha
+        self.learning = learning
+        self.local_weight = local_weight
         self.standardize = standardize
         self.centers = centers
         self.center_scale = center_scale
@@ -246,6 +281,60 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         settings.update(params)
         return cls(n_rules, **settings)
 
+    @classmethod
+    def interpretable(cls, n_rules=10, **params):
+        """Few rules that say what the model does where they live: the setting to read.
+
+        Every rule sits on the data and describes it there:
+
+        - centres on the k-means clusters of the standardised inputs, widths
+          from each cluster's spread and never wider than the input's range
+          (``centers="kmeans"``);
+        - the weighted average (``normalize=True``): at a rule's centre the
+          model is mostly that rule, and beyond the outermost rules the
+          output follows the nearest rule's line instead of decaying to 0;
+        - combined learning of the consequents (``learning="combined"``): the
+          model's error plus ``local_weight`` times each rule's error on the
+          data under it, with the weight and the ridge chosen by 5-fold
+          cross-validation, so that a rule's line is also a fit of its own
+          data;
+        - few rules (10 by default).
+
+        Measured on thirteen real data sets (``benchmarks/bench_honest_rules.py``,
+        results in ``benchmarks/RESULTS.md``), over the ten rules with the
+        largest share of the output, a rule's line at its own centre is in
+        median a few hundredths of a standard deviation of ``y`` from the
+        model's prediction there; the test error is that of the defaults on
+        most sets, and behind them where the target needs many rules (see
+        :doc:`/user_guide/honest_rules`).
+
+        Parameters
+        ----------
+        n_rules : int, default=10
+            Number of rules.
+        **params
+            Any other parameter of the estimator, also overriding these
+            (e.g. ``refine=50`` to move the centres and widths afterwards).
+
+        Returns
+        -------
+        RandomTSRegressor
+            Unfitted, with ``centers="kmeans"``, ``normalize=True``,
+            ``learning="combined"``, ``local_weight="auto"`` and ``alpha="auto"``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts.agreement import rule_agreement
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(500, 2)); y = np.sin(X[:, 0]) + X[:, 1] ** 2 / 4
+        >>> model = RandomTSRegressor.interpretable(n_rules=8, random_state=0).fit(X, y)
+        >>> found = rule_agreement(model.rule_base_, X, y)  # in standard deviations of y
+        >>> bool(np.abs(found.from_model).max() < 0.1), bool(model.score(X, y) > 0.95)
+        (True, True)
+        """
+        return cls(n_rules, **{**checks.INTERPRETABLE, **params})
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
@@ -258,7 +347,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _validate_hyperparameters(self):
         checks.check_hyperparameters(self)
 
-    def fit(self, X, y):
+    def fit(self, X, y, folds=None):
         """Draw the rules and fit their consequents.
 
         Parameters
@@ -267,6 +356,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             Training inputs; a DataFrame's column names become rule input names.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Targets; a Series' name or a DataFrame's columns become output names.
+        folds : array-like of int of shape (n_samples,), optional
+            The fold of each row (labels ``0..k-1``) for the choice of
+            ``alpha="auto"`` (and of ``local_weight="auto"``) by K-fold
+            cross-validation instead of leave-one-out: e.g. contiguous
+            blocks of rows in time order, whose neighbours share most of
+            their content and make the leave-one-out error optimistic
+            (:func:`randomts.fitting.consequents.fit_consequents`).
 
         Returns
         -------
@@ -293,9 +389,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             order=self.order,
             alpha=self.alpha,
             solver=self.solver,
+            learning=self.learning,
+            local_weight=self.local_weight,
+            folds=folds,
             n_jobs=self.n_jobs,
         )
         self.alpha_ = rule_base.metadata["alpha"] if self._auto_alpha() else float(self.alpha)
+        self.local_weight_ = rule_base.metadata.get("local_weight")
         self._stream = None
         self._y_ndim = y.ndim
         self._record_ranges(X, Y, reset=True)
@@ -369,7 +469,20 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             U, antecedents = self._draw_antecedents(X, Y, output_names)
             self._y_ndim = y.ndim
             self._stream_alpha = prior = None
-            if self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
+            local_weight = self.local_weight if self.learning == "combined" else None
+            if self.learning != "global" and (self._auto_alpha() or local_weight == "auto"):
+                # alpha, the local weight and the prior by cross-validation on this first chunk
+                selection = LearningStatistics(antecedents, Y.shape[1], order=self.order)
+                selection = selection.update(U, Y, interleaved_folds(U.shape[0])).select(
+                    self.learning,
+                    local_weight=local_weight,
+                    alpha=self.alpha,
+                    toward_mean=self._auto_alpha(),
+                )
+                local_weight, prior = selection.local_weight, selection.prior
+                if self._auto_alpha():
+                    self._stream_alpha = selection.alpha
+            elif self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
                 checks.warn_if_far_offset(self, Y)
                 selection = leave_one_out_alpha(
                     antecedents, U, Y, order=self.order, n_jobs=self.n_jobs
@@ -383,6 +496,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
                 solver=self.solver,
                 n_jobs=self.n_jobs,
                 prior=prior,
+                learning=self.learning,
+                local_weight=local_weight,
             )
         else:
             if Y.shape[1] != self.n_outputs_:
@@ -403,6 +518,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self._record_ranges(X, Y, reset=first)
         self._record_firing(self._stream.antecedents, U, reset=first)
         self.alpha_ = alpha
+        self.local_weight_ = self._stream.local_weight
         set_fitted_rule_base(self, self._stream.rule_base(alpha), self._stream.n_samples)
         return self
 
@@ -541,6 +657,248 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         checks.warn_if_extrapolating(self, X)
         Y = self.rule_base_._predict(X, n_jobs=self.n_jobs)
         return Y[:, 0] if self._y_ndim == 1 else Y
+
+    # ------------------------------------------------------------ conformal intervals
+    def fit_conformalize(self, X, y):
+        """Fit, and keep the exact leave-one-out models for jackknife+ intervals.
+
+        :meth:`fit`, then the leave-one-out terms of the ridge fit of the
+        consequents at ``alpha_``
+        (:func:`randomts.fitting.leave_one_out.leave_one_out_terms`):
+        without training row ``j`` the consequents move by ``S k_j e_j``
+        (``S = (K^T K + alpha I)^{-1}``, ``k_j`` the row of the design matrix,
+        ``e_j`` its leave-one-out residual), in closed form, so that
+        :meth:`predict_interval` reads all ``n_samples`` leave-one-out models
+        and refits none. The antecedents, the standardisation, ``alpha_``
+        and the rule base the consequents are shrunk toward are those of the
+        fit on all rows, held fixed in every leave-one-out model (with
+        ``refine > 0``, the refined antecedents too).
+
+        Cost: one more pass over the rows at ``alpha_`` (forming ``K^T K``,
+        its eigendecomposition, and ``K V``), about the time of :meth:`fit`
+        again. Memory: ``8 rank n_samples`` bytes, ``rank <= min(n_unknowns,
+        n_samples)`` with ``n_unknowns = n_rules (n_features + 1)`` (100
+        rules on 8 inputs and 20 000 rows: 900 x 20 000 numbers, 144 MB),
+        kept with the estimator by pickle and joblib (:func:`randomts.save`
+        writes the rules only). Where that is too much, fit on part of the
+        rows and :meth:`conformalize` on the rest (split conformal: one
+        number per calibration row and output).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets.
+
+        Returns
+        -------
+        self : RandomTSRegressor
+
+        Raises
+        ------
+        ValueError
+            With ``alpha=0`` and at least as many unknowns as rows: every row
+            is fitted exactly (leverage 1), so no leave-one-out model is
+            determined by the other rows.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(600, 1))
+        >>> y = np.sin(2 * X[:, 0]) + 0.2 * rng.normal(size=600)
+        >>> model = RandomTSRegressor(n_rules=10, random_state=0)
+        >>> model = model.fit_conformalize(X[:400], y[:400])
+        >>> lower, upper = model.predict_interval(X[400:], coverage=0.9)
+        >>> covered = np.mean((lower <= y[400:]) & (y[400:] <= upper))
+        >>> bool(0.85 < covered < 0.95), round(float(np.mean(upper - lower)), 1)
+        (True, 0.6)
+        """
+        self._validate_hyperparameters()
+        check_jackknife(self, np.shape(X))
+        self._conformity = None
+        self.fit(X, y)
+        X, y = validate_numeric_data(
+            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
+        )
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self._conformity = jackknife_scores(self, X, Y)
+        return self
+
+    def conformalize(self, X, y):
+        """Keep the residuals of calibration rows for split-conformal intervals.
+
+        For a model fitted without these rows: by :meth:`fit` on other rows,
+        :meth:`partial_fit`, :func:`randomts.distributed.fit_estimator_dask`
+        or :meth:`from_rule_base`. :meth:`predict_interval` then returns the
+        prediction plus or minus the ``ceil(coverage (n + 1))``-th smallest of
+        the ``n`` absolute residuals, per output: it covers a new row's target
+        with probability at least ``coverage`` when the calibration rows and
+        the new rows are exchangeable (drawn alike, independently of the
+        fit). The scores replace any earlier ones (from this method or
+        :meth:`fit_conformalize`); :func:`randomts.save` writes them with
+        the rules when there are at most 10 000 of them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_calibration, n_features)
+            Calibration inputs, not used in the fit.
+        y : array-like of shape (n_calibration,) or (n_calibration, n_outputs)
+            Their targets.
+
+        Returns
+        -------
+        self : RandomTSRegressor
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(900, 1))
+        >>> y = np.sin(2 * X[:, 0]) + 0.2 * rng.normal(size=900)
+        >>> model = RandomTSRegressor.paper(n_rules=10, alpha=1e-3, random_state=0)
+        >>> for rows in np.array_split(np.arange(400), 4):  # a stream of chunks
+        ...     _ = model.partial_fit(X[rows], y[rows])
+        >>> model = model.conformalize(X[400:600], y[400:600])
+        >>> lower, upper = model.predict_interval(X[600:], coverage=0.9)
+        >>> covered = np.mean((lower <= y[600:]) & (y[600:] <= upper))
+        >>> bool(0.85 < covered < 0.95), round(float(np.mean(upper - lower)), 1)
+        (True, 0.7)
+        """
+        check_is_fitted(self, "rule_base_")
+        X, y = validate_numeric_data(
+            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
+        )
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if Y.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
+                f"{self.n_outputs_} outputs as in fit."
+            )
+        self._conformity = split_scores(self, X, Y)
+        return self
+
+    def predict_interval(self, X, coverage=0.9):
+        """Conformal prediction intervals: bounds that cover the target at the given rate.
+
+        From the scores the estimator keeps:
+
+        * after :meth:`fit_conformalize`, the jackknife+ (Barber, Candès,
+          Ramdas & Tibshirani 2021): with the ``n`` exact leave-one-out models
+          ``mu_{-j}`` and their residuals ``R_j = |y_j - mu_{-j}(x_j)|``, the
+          interval at ``x`` runs from the ``floor((1 - coverage)(n +
+          1))``-th smallest of ``mu_{-j}(x) - R_j`` to the ``ceil(coverage (n +
+          1))``-th smallest of ``mu_{-j}(x) + R_j``. It covers at least ``1 -
+          2 (1 - coverage)`` (e.g. 0.8 for 0.9) of exchangeable rows, and
+          close to ``coverage`` for a fit as stable as this ridge (the
+          measurements are in ``benchmarks/RESULTS.md``). Its width varies with
+          ``x``: wider where the leave-one-out models disagree. Cost:
+          ``O(n_rows n_samples rank)``;
+        * after :meth:`conformalize`, split conformal: the prediction plus or
+          minus a quantile of the calibration residuals, covering at least
+          ``coverage`` of rows exchangeable with the calibration rows. One
+          width for every row.
+
+        Coverage is marginal (an average over rows, not a promise at each
+        ``x``) and per output. It does not hold for rows that are not
+        exchangeable with the training (or calibration) rows: time series
+        and other dependent rows, a test set drawn otherwise (a shift in the
+        inputs, extrapolation), or rows that influenced the choices of the
+        fit held fixed here. After a refit (:meth:`fit`,
+        :meth:`partial_fit`) the scores of the old fit are refused.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            Inputs.
+        coverage : float in (0, 1), default=0.9
+            The nominal coverage ``1 - a``. The bound is finite with at least
+            ``coverage / (1 - coverage)`` training (or calibration) rows: 9
+            for 0.9, 19 for 0.95.
+
+        Returns
+        -------
+        lower, upper : ndarray of shape (n_rows,) or (n_rows, n_outputs)
+            Shaped like :meth:`predict`.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator keeps no scores of its current fit.
+        ValueError
+            For a ``coverage`` outside (0, 1), or too few rows for it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(1)
+        >>> X = rng.uniform(-1, 1, size=(300, 2)); y = X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=300)
+        >>> model = RandomTSRegressor(n_rules=10, random_state=0).fit_conformalize(X, y)
+        >>> lower, upper = model.predict_interval([[0.0, 0.0], [0.5, -0.5]], coverage=0.95)
+        >>> (upper - lower).round(2)
+        array([0.43, 0.43])
+        >>> model.predict_interval([[0.0, 0.0]], coverage=1.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: The 'coverage' parameter of predict_interval must be a float in the open interval (0, 1). Got 1.0 instead.
+        """
+        check_is_fitted(self, "rule_base_")
+        coverage = check_coverage(coverage, owner="predict_interval")
+        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
+        checks.warn_if_extrapolating(self, X)
+        return self._interval(X, coverage)
+
+    def _interval(self, X, coverage):
+        """:meth:`predict_interval` of validated rows."""
+        scores = current_scores(self, "predict_interval")
+        predictions = self.rule_base_.predict(X, n_jobs=self.n_jobs)
+        lower, upper = interval_bounds(scores, X, predictions, coverage)
+        if self._y_ndim == 1:
+            return lower[:, 0], upper[:, 0]
+        return lower, upper
+
+    def explain(self, x, top=None, *, coverage=0.9):
+        """The rules behind the prediction at one input, with its interval when there is one.
+
+        :func:`randomts.explain.explain` of ``rule_base_``; when the
+        estimator keeps conformity scores (:meth:`fit_conformalize`,
+        :meth:`conformalize`), the explanation also states the
+        :meth:`predict_interval` at ``coverage``.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_features,), dict, Series or one-row DataFrame
+            One input (see :func:`randomts.explain.explain`).
+        top : int, optional
+            List only the ``top`` rules with the largest shares.
+        coverage : float in (0, 1), default=0.9
+            Coverage of the interval stated.
+
+        Returns
+        -------
+        Explanation
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-2, 2, size=(300, 1)); y = 2 * X[:, 0] + 0.1 * rng.normal(size=300)
+        >>> model = RandomTSRegressor(n_rules=3, random_state=0).fit_conformalize(X, y)
+        >>> print(model.explain([1.0], top=1).to_text().splitlines()[0])
+        x1 = 1: y = 1.996, 90% interval [1.842, 2.151] (jackknife+) (weighted sum of 3 rules)
+        """
+        from randomts.explain import explain
+
+        check_is_fitted(self, "rule_base_")
+        explanation = explain(self.rule_base_, x, top=top)
+        if getattr(self, "_conformity", None) is None:
+            return explanation
+        coverage = check_coverage(coverage, owner="explain")
+        lower, upper = self._interval(explanation.x[None, :], coverage)
+        return explanation.with_interval(
+            np.reshape(lower, -1), np.reshape(upper, -1), coverage, self._conformity.method
+        )
 
     # ------------------------------------------ rules, pruning and saving a fitted estimator
     def rule_importance(self, X):

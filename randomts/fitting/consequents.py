@@ -29,11 +29,27 @@ import numpy as np
 
 from randomts._threads import effective_n_jobs
 from randomts._validation import check_int, check_int_option, check_matrix, check_option, check_real
+from randomts.core import membership
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
 from randomts.fitting.leave_one_out import leave_one_out_alpha
-from randomts.fitting.protocol import check_alpha, check_rule_base, with_consequents
+from randomts.fitting.local_learning import (
+    LEARNING,
+    N_FOLDS,
+    LearningStatistics,
+    check_folds,
+    check_local_weight,
+    interleaved_folds,
+    local_grams,
+    solve_learning,
+)
+from randomts.fitting.protocol import (
+    check_alpha,
+    check_rule_base,
+    with_chosen_consequents,
+    with_consequents,
+)
 
 __all__ = [
     "ConsequentStream",
@@ -44,7 +60,19 @@ __all__ = [
 ]
 
 
-def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_jobs=None):
+def fit_consequents(
+    antecedents,
+    X,
+    Y,
+    *,
+    order=1,
+    alpha=0.0,
+    solver="lstsq",
+    learning="global",
+    local_weight="auto",
+    folds=None,
+    n_jobs=None,
+):
     """Fit the consequents of fixed antecedents to data, in one shot.
 
     Solves ``min ||K Gamma - Y||^2 + alpha ||Gamma||^2`` (``K`` the design
@@ -52,6 +80,10 @@ def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_
     exact leave-one-out error, and returns the rule base with those
     consequents. ``K`` is never formed whole: its rows are written a block
     at a time into the factor the solve needs.
+
+    With ``learning="local"`` or ``"combined"``, each rule's consequent is
+    (also) fitted to the data under that rule alone, so that it describes
+    its neighbourhood of the data (:mod:`randomts.fitting.local_learning`).
 
     Parameters
     ----------
@@ -73,8 +105,30 @@ def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_
         (:func:`randomts.fitting.leave_one_out.leave_one_out_alpha`); it
         is recorded in the result's ``metadata["alpha"]``.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
-        Least-squares solver of a float ``alpha`` (see
-        :mod:`randomts.core.solvers`); ``"auto"`` does not use it.
+        Least-squares solver of a float ``alpha`` with global learning (see
+        :mod:`randomts.core.solvers`); ``"auto"`` and local or combined
+        learning, which solve the normal equations by an eigendecomposition,
+        do not use it.
+    learning : {"global", "local", "combined"}, default="global"
+        ``"global"``: the least squares of the model's output above.
+        ``"local"``: each rule's consequent is the weighted least-squares fit
+        of the data under that rule, weighted by the rule's column of the
+        firing strengths (normalised for a weighted average).
+        ``"combined"``: global error plus ``local_weight`` times the sum of
+        the local errors (Yen, Wang & Gillespie, 1998). With ``"local"`` or
+        ``"combined"``, ``alpha="auto"`` is chosen by K-fold
+        cross-validation (:class:`~randomts.fitting.local_learning.LearningStatistics`).
+    local_weight : "auto" or float > 0, default="auto"
+        Weight of the local term of ``learning="combined"``; ``"auto"``
+        chooses it by cross-validation on
+        :data:`~randomts.fitting.local_learning.LOCAL_WEIGHTS`, together
+        with ``alpha``. Recorded in ``metadata["local_weight"]``.
+    folds : array-like of int of shape (n_samples,), optional
+        The fold of each row for the cross-validation (labels ``0..k-1``),
+        e.g. contiguous blocks for rows in time order, where leave-one-out
+        is optimistic. Given with global learning and ``alpha="auto"``, it
+        replaces the leave-one-out choice. By default 5 interleaved folds
+        (row ``j`` in fold ``j mod 5``).
     n_jobs : int, optional
         Threads folding stripes of rows at once (default one; see
         ``randomts._threads.effective_n_jobs``). The result does not depend on it.
@@ -141,6 +195,10 @@ def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_
     order = check_int_option(order, "order", (0, 1))
     check_option(solver, "solver", SOLVERS)
     alpha = check_alpha(alpha)
+    check_option(learning, "learning", LEARNING)
+    local_weight = check_local_weight(local_weight)
+    if learning != "global" or (alpha == "auto" and folds is not None):
+        return _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs)
     if alpha != "auto":
         # the fitting engine (randomts.core.accumulators) folds the rows of K, written block by
         # block, into the factor of [K Y]; the stream also records the ranges of X and Y
@@ -149,15 +207,32 @@ def fit_consequents(antecedents, X, Y, *, order=1, alpha=0.0, solver="lstsq", n_
         )
         return stream.update(X, Y).rule_base(alpha)
     selection = leave_one_out_alpha(antecedents, X, Y, order=order, n_jobs=n_jobs)
-    metadata = antecedents.metadata
-    metadata["alpha"] = selection.alpha
-    return with_consequents(
-        antecedents,
-        selection.coefficients,
-        order=order,
-        input_range=_data_range(X),
-        output_range=_data_range(Y),
-        metadata=metadata,
+    return with_chosen_consequents(
+        antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
+    )
+
+
+def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs):
+    """:func:`fit_consequents` through :class:`LearningStatistics` (local, combined, or given folds)."""
+    n_samples = X.shape[0]
+    choose = alpha == "auto" or (learning == "combined" and local_weight == "auto")
+    # a given alpha shrinks toward zero, as in global learning; "auto" toward the mean
+    if not choose:
+        folds = np.zeros(n_samples, dtype=np.int64)
+    elif folds is None:
+        folds = interleaved_folds(n_samples, min(N_FOLDS, n_samples))
+    else:
+        folds = check_folds(folds, n_samples)
+    n_folds = int(folds.max()) + 1 if n_samples else 1
+    statistics = LearningStatistics(antecedents, Y.shape[1], order=order, n_folds=n_folds)
+    statistics.update(X, Y, folds, n_jobs=n_jobs)
+    if not any(gram.fires() for gram in statistics.grams):
+        raise ValueError(_nothing_fires(n_samples))
+    selection = statistics.select(
+        learning, local_weight=local_weight, alpha=alpha, toward_mean=alpha == "auto"
+    )
+    return with_chosen_consequents(
+        antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
 
 
@@ -183,6 +258,13 @@ class ConsequentStream:
         the ``prior`` of
         :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`): the
         stream fits ``Y - K Gamma_0`` and adds ``Gamma_0`` to the solution.
+    learning : {"global", "local", "combined"}, default="global"
+        The objective (see :func:`fit_consequents`). Local and combined
+        learning also accumulate the rules' local Gram matrices
+        (:func:`~randomts.fitting.local_learning.local_grams`) and solve the
+        normal equations from the Gram matrix of ``[K Y]``.
+    local_weight : float, optional
+        Weight ``> 0`` of the local term; required with ``learning="combined"``.
 
     Attributes
     ----------
@@ -211,9 +293,27 @@ class ConsequentStream:
     """
 
     def __init__(
-        self, antecedents, n_outputs=1, *, order=1, solver="lstsq", n_jobs=None, prior=None
+        self,
+        antecedents,
+        n_outputs=1,
+        *,
+        order=1,
+        solver="lstsq",
+        n_jobs=None,
+        prior=None,
+        learning="global",
+        local_weight=None,
     ):
         self.antecedents = check_rule_base(antecedents)
+        self.learning = check_option(learning, "learning", LEARNING)
+        if learning == "combined":
+            if local_weight is None or local_weight == "auto":
+                raise ValueError(
+                    "A ConsequentStream with learning='combined' needs a float local_weight > 0 "
+                    f"(the cross-validated choice reads every row first); got {local_weight!r}."
+                )
+            local_weight = check_local_weight(local_weight)
+        self.local_weight = local_weight
         self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
         self.order = check_int_option(order, "order", (0, 1))
         self.solver = check_option(solver, "solver", SOLVERS)
@@ -236,6 +336,8 @@ class ConsequentStream:
             what=f"n_rules={n_rules} with {n_features} inputs and order={self.order}",
         )
         self.input_range = self.output_range = None
+        p = n_features + 1 if self.order == 1 else 1
+        self.local = None if learning == "global" else np.zeros((n_rules, p, p))
 
     @property
     def n_samples(self) -> int:
@@ -267,6 +369,9 @@ class ConsequentStream:
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
         )
         self.accumulator.update_rows(write, X.shape[0], n_jobs=self.n_jobs)
+        if self.local is not None:
+            weights = membership.firing_strengths(X, rb.centers, rb.sigmas, normalize=rb.normalize)
+            local_grams(weights, X, order=self.order, out=self.local)
         self._widen_ranges(*ranges)
         return self
 
@@ -283,11 +388,14 @@ class ConsequentStream:
             or other.antecedents != self.antecedents
             or (other.prior is None) != (self.prior is None)
             or (self.prior is not None and not np.array_equal(other.prior, self.prior))
+            or (other.learning, other.local_weight) != (self.learning, self.local_weight)
         ):
             raise ValueError(
-                "Can only merge a ConsequentStream over the same antecedents and prior."
+                "Can only merge a ConsequentStream over the same antecedents, prior and learning."
             )
         self.accumulator.merge(other.accumulator)
+        if self.local is not None:
+            self.local += other.local
         if other.input_range is not None:
             self._widen_ranges(other.input_range, other.output_range)
         return self
@@ -301,14 +409,28 @@ class ConsequentStream:
         if self.n_samples == 0:
             raise ValueError("No rows have been seen yet: call update(X, Y) first.")
         if not self.accumulator.fires():
-            raise ValueError(
-                f"No rule fires on any of the {self.n_samples} rows seen: every firing strength "
-                "underflows to 0, so every consequent would be 0. The inputs lie far from every "
-                "rule's centre (in units of its width): standardise them (e.g. "
-                "RandomTSRegressor(standardize=True)) or draw centres and widths on their scale."
-            )
-        gamma = self.accumulator.solve(_check_stream_alpha(alpha))
-        return gamma if self.prior is None else gamma + self.prior
+            raise ValueError(_nothing_fires(self.n_samples))
+        alpha = _check_stream_alpha(alpha)
+        if self.local is None:
+            gamma = self.accumulator.solve(alpha)
+            return gamma if self.prior is None else gamma + self.prior
+        G = self.accumulator.gram()
+        p = self.accumulator.n_columns
+        if (
+            self.prior is not None
+        ):  # the stream holds Y - K Gamma_0: K^T Y is K^T (...) + K^T K Gamma_0
+            G[:p, p:] += G[:p, :p] @ self.prior
+        return solve_learning(
+            G,
+            self.local,
+            self.n_samples,
+            p,
+            self.n_outputs,
+            self.learning,
+            self.local_weight,
+            alpha,
+            self.prior,
+        )
 
     def rule_base(self, alpha=0.0, *, output_names=None):
         """The antecedents with the consequents fitted to every row seen so far.
@@ -337,8 +459,18 @@ class ConsequentStream:
     def __repr__(self):
         return (
             f"ConsequentStream({self.antecedents!r}, n_outputs={self.n_outputs}, "
-            f"order={self.order}, solver={self.solver!r}, n_samples={self.n_samples})"
+            f"order={self.order}, solver={self.solver!r}, learning={self.learning!r}, "
+            f"n_samples={self.n_samples})"
         )
+
+
+def _nothing_fires(n_samples):
+    return (
+        f"No rule fires on any of the {n_samples} rows seen: every firing strength "
+        "underflows to 0, so every consequent would be 0. The inputs lie far from every "
+        "rule's centre (in units of its width): standardise them (e.g. "
+        "RandomTSRegressor(standardize=True)) or draw centres and widths on their scale."
+    )
 
 
 def _check_stream_alpha(alpha):

@@ -13,7 +13,13 @@ import numpy as np
 from randomts._validation import check_real
 from randomts.core.design import split_coefficients
 
-__all__ = ["RULE_BASE_ATTRIBUTES", "check_alpha", "check_rule_base", "with_consequents"]
+__all__ = [
+    "RULE_BASE_ATTRIBUTES",
+    "check_alpha",
+    "check_rule_base",
+    "with_chosen_consequents",
+    "with_consequents",
+]
 
 #: What the fitting functions read of a rule base: its antecedents, sizes, names and
 #: metadata, ``replace``, which builds the rule bases they return, and ``subset``.
@@ -157,3 +163,39 @@ def with_consequents(antecedents, coefficients, *, order=1, output_names=None, *
     if output_names is None and coefficients.shape[1] == antecedents.n_outputs:
         output_names = antecedents.output_names
     return antecedents.replace(coef=coef, intercept=intercept, output_names=output_names, **changes)
+
+
+def with_chosen_consequents(antecedents, selection, *, order, input_range, output_range):
+    """The antecedents with the consequents a cross-validated choice fitted, and what it chose.
+
+    ``selection`` is an :class:`~randomts.fitting.leave_one_out.AlphaSelection`
+    or a :class:`~randomts.fitting.local_learning.LearningSelection`: its
+    ``coefficients`` become the consequents, its ``alpha`` (and
+    ``local_weight``, when it chose one) are recorded in the metadata, and
+    the ranges are those of the rows it was fitted on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from randomts import RuleBase
+    >>> antecedents = RuleBase(centers=[[0.0]], sigmas=[[1.0]])
+    >>> chosen = SimpleNamespace(coefficients=np.array([[2.0], [1.0]]), alpha=0.5)
+    >>> rb = with_chosen_consequents(antecedents, chosen, order=1, input_range=[[-1.0, 1.0]],
+    ...                              output_range=[[0.0, 3.0]])
+    >>> rb.metadata["alpha"], rb.coef.ravel().tolist(), rb.intercept.ravel().tolist()
+    (0.5, [2.0], [1.0])
+    """
+    metadata = antecedents.metadata
+    metadata["alpha"] = selection.alpha
+    local_weight = getattr(selection, "local_weight", None)
+    if local_weight is not None:
+        metadata["local_weight"] = local_weight
+    return with_consequents(
+        antecedents,
+        selection.coefficients,
+        order=order,
+        input_range=input_range,
+        output_range=output_range,
+        metadata=metadata,
+    )

@@ -114,7 +114,9 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
     with 15, in geometric mean; no one factor is best on every set.) A
     cluster of one point, or one with no spread along an input, takes the
     median spread of the other clusters along it (the feature's own
-    standard deviation if none has any).
+    standard deviation if none has any). No width exceeds its input's range
+    over ``X`` (``max - min``, when not 0): a wider rule would not tell one
+    part of the data from another along that input.
 
     Parameters
     ----------
@@ -173,7 +175,12 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
         good = (counts > 1) & (spread[:, k] > 1e-12)
         fill = np.median(spread[good, k]) if good.any() else 1.0
         spread[~good, k] = fill
-    return centers * scale + mean, width_factor * spread * scale
+    widths = width_factor * spread
+    # a hair under the range, so that the round trips through the standardisations (a few
+    # roundings of relative size eps each) never leave a width above it
+    span = (U.max(axis=0) - U.min(axis=0)) * (1.0 - 64 * np.finfo(float).eps)
+    widths = np.where(span > 0, np.minimum(widths, span), widths)
+    return centers * scale + mean, widths * scale
 
 
 def _antecedents_like(rule_base, centers, sigmas, n_outputs):

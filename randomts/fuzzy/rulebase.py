@@ -832,7 +832,19 @@ class RuleBase:
         X = self._check_X(X)
         return design_matrix(self.firing_strengths(X), X, order=order)
 
-    def fit_consequents(self, X, Y, *, order=1, solver="lstsq", alpha=0.0, n_jobs=None) -> RuleBase:
+    def fit_consequents(
+        self,
+        X,
+        Y,
+        *,
+        order=1,
+        solver="lstsq",
+        alpha=0.0,
+        learning="global",
+        local_weight="auto",
+        folds=None,
+        n_jobs=None,
+    ) -> RuleBase:
         """Fit the consequents of these antecedents to data, in one shot.
 
         Solves ``Gamma = K^+ Y`` (or its ridge version) and returns a new rule
@@ -853,6 +865,14 @@ class RuleBase:
             Ridge penalty; ``"auto"`` chooses it by exact leave-one-out error,
             as :class:`~randomts.RandomTSRegressor` does, and records it in the
             result's ``metadata["alpha"]``.
+        learning : {"global", "local", "combined"}, default="global"
+            Fit the model's output (global), each rule to the data under it
+            (local), or both (combined); see
+            :func:`randomts.fitting.consequents.fit_consequents`.
+        local_weight : "auto" or float > 0, default="auto"
+            Weight of the local term of combined learning.
+        folds : array-like of int, optional
+            Fold of each row for the cross-validated choices.
         n_jobs : int, optional
             Threads folding stripes of rows at once (default one; see
             ``randomts._threads.effective_n_jobs``). The result does not
@@ -882,7 +902,18 @@ class RuleBase:
         """
         from randomts.fitting.consequents import fit_consequents
 
-        return fit_consequents(self, X, Y, order=order, alpha=alpha, solver=solver, n_jobs=n_jobs)
+        return fit_consequents(
+            self,
+            X,
+            Y,
+            order=order,
+            alpha=alpha,
+            solver=solver,
+            learning=learning,
+            local_weight=local_weight,
+            folds=folds,
+            n_jobs=n_jobs,
+        )
 
     # ------------------------------------------------------------------- text
     def to_text(

@@ -23,6 +23,8 @@ function                        picture                                      Fuz
                                 output
 :func:`plot_overview`           one figure: the sets of two inputs and the    yes
                                 output over them (``randomts plot``)
+:func:`plot_interval`           an estimator's prediction interval as a band  (estimator)
+                                along one input or along the rows
 =============================== ============================================ ===========
 
 "RuleBase shape": a FuzzySystem that is a rule base in another form
@@ -33,6 +35,7 @@ is None, e.g. one made by :meth:`FuzzySystem.from_rule_base
 nothing for other systems.
 """
 
+from randomts.plotting._intervals import plot_interval
 from randomts.plotting._outputs import plot_overview, plot_predicted_vs_true, plot_surface
 from randomts.plotting._rules import plot_local_models, plot_memberships, plot_rule_centers
 
@@ -43,4 +46,5 @@ __all__ = [
     "plot_local_models",
     "plot_predicted_vs_true",
     "plot_overview",
+    "plot_interval",
 ]

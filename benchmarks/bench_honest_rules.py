@@ -1,0 +1,211 @@
+"""Whether the rules say what the model does, and at what cost in accuracy, on real data.
+
+For every data set of ``bench_refinement.py`` and every model:
+
+* accuracy: shuffled 5-fold cross-validation gives the test RMSE (as a
+  fraction of the target's standard deviation) and the fit time (mean per
+  fold);
+* honesty: the model fitted on every row; over the 10 rules with the largest
+  share of the absolute contributions on those rows, the distance of a rule's
+  ``THEN`` part at its own centre from the model's prediction there and from
+  the mean of ``y`` over the 10 training rows nearest the centre
+  (:func:`randomts.agreement.rule_agreement`), in standard deviations of
+  ``y``: median and largest; and the number of those rules with a width
+  wider than its input's range.
+
+The mean of 10 rows carries noise of its own: about ``RMSE / sqrt(10)``
+standard deviations when the model's error is the noise. The table gives that
+floor beside the distances from the data.
+
+Models: ``RandomTSRegressor()`` (100 random rules, global learning), the
+k-means recipe with global learning (``kmeans h``: ``centers="kmeans",
+normalize=True``), :meth:`~randomts.RandomTSRegressor.interpretable` with
+``h`` rules (combined learning), and at equal rule counts ``pyFUME`` and
+``anfis-toolbox`` when importable (their rules are not ours to measure:
+accuracy only).
+
+Usage::
+
+    python benchmarks/bench_honest_rules.py              # every data set
+    python benchmarks/bench_honest_rules.py --quick      # the three smallest
+    python benchmarks/bench_honest_rules.py --quick-start  # the README's quick start
+    PYTHONPATH=/tmp/rts-peers python benchmarks/bench_honest_rules.py --peers
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from bench_refinement import DATASETS, QUICK, fit_anfis, fit_pyfume
+from sklearn.model_selection import KFold
+
+from randomts import RandomTSRegressor
+from randomts.agreement import rule_agreement
+
+TOP = 10
+
+
+def _models(peers):
+    """``{name: make}``: ``make(seed)`` an unfitted estimator of ours, or a peer's ``fit``."""
+    out = {
+        "random 100": lambda seed: RandomTSRegressor(random_state=seed),
+        "kmeans 10": lambda seed: RandomTSRegressor(
+            10, centers="kmeans", normalize=True, random_state=seed
+        ),
+        "interpretable 10": lambda seed: RandomTSRegressor.interpretable(10, random_state=seed),
+        "interpretable 20": lambda seed: RandomTSRegressor.interpretable(20, random_state=seed),
+    }
+    if peers:
+        out["pyFUME 10"] = fit_pyfume(10)
+        out["anfis-toolbox"] = fit_anfis
+    return out
+
+
+PEERS = ("pyFUME 10", "anfis-toolbox")
+
+
+def honesty(model, X, y):
+    """Median and largest distance from the model and the data, and rules too wide."""
+    rule_base = model.rule_base_
+    share = np.abs(rule_base.contributions(X)).mean(axis=0).sum(axis=1)
+    top = np.argsort(share)[::-1][:TOP]
+    found = rule_agreement(rule_base, X, y)
+    from_model = np.abs(found.from_model[top]).max(axis=1)
+    from_data = np.abs(found.from_data[top]).max(axis=1)
+    too_wide = int(found.too_wide[top].any(axis=1).sum())
+    return np.median(from_model), from_model.max(), np.median(from_data), from_data.max(), too_wide
+
+
+def run(names, peers, n_splits=5):
+    rows = {}
+    for name in names:
+        X, y = DATASETS[name][0]()
+        scale = y.std()
+        for model_name, make in _models(peers).items():
+            ours = model_name not in PEERS
+            errors, times, failure = [], [], None
+            folds = KFold(n_splits, shuffle=True, random_state=0).split(X)
+            for fold, (train, test) in enumerate(folds):
+                start = time.perf_counter()
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        if ours:
+                            prediction = make(fold).fit(X[train], y[train]).predict(X[test])
+                        else:
+                            prediction = make(X[train], y[train], X[test], fold)[0]
+                except Exception as exc:  # a peer that does not run is reported, not fatal
+                    failure = f"{type(exc).__name__}: {str(exc)[:60]}"
+                    break
+                times.append(time.perf_counter() - start)
+                errors.append(np.sqrt(np.mean((prediction - y[test]) ** 2)) / scale)
+            if failure is not None:
+                rows[name, model_name] = failure
+                continue
+            found = None
+            if ours:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    found = honesty(make(0).fit(X, y), X, y)
+            rows[name, model_name] = (np.mean(errors), np.mean(times), found, X.shape)
+            print(name, model_name, rows[name, model_name], flush=True)
+    return rows
+
+
+def tables(rows, names, model_names):
+    accuracy = [
+        "| data set (rows x inputs) | " + " | ".join(model_names) + " |",
+        "|---" * (len(model_names) + 1) + "|",
+    ]
+    honest = [
+        "| data set | model | from model: median | largest | from data: median | largest "
+        "| noise floor | too wide |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        shape = next(v[3] for (d, _), v in rows.items() if d == name and not isinstance(v, str))
+        cells = []
+        for model_name in model_names:
+            value = rows[name, model_name]
+            if isinstance(value, str):
+                cells.append("n/a")
+                continue
+            cells.append(f"{value[0]:.3f} ({value[1]:.2g} s)")
+            if value[2] is not None:
+                fm, fm_max, fd, fd_max, wide = value[2]
+                floor = value[0] / np.sqrt(10)
+                honest.append(
+                    f"| {name} | {model_name} | {fm:.3f} | {fm_max:.3f} | {fd:.3f} | "
+                    f"{fd_max:.3f} | {floor:.3f} | {wide} |"
+                )
+        accuracy.append(f"| {name} ({shape[0]} x {shape[1]}) | " + " | ".join(cells) + " |")
+    for label, reduce in (("geometric mean", lambda v: np.exp(np.mean(np.log(v)))), ("worst", max)):
+        cells = []
+        for model_name in model_names:
+            values = [
+                rows[name, model_name][0] / rows[name, "random 100"][0]
+                for name in names
+                if not isinstance(rows[name, model_name], str)
+            ]
+            cells.append(f"{reduce(values):.3f}" if len(values) == len(names) else "n/a")
+        accuracy.append(f"| {label} RMSE / random 100 | " + " | ".join(cells) + " |")
+    summary = ["| model | median of medians from model | largest from model | rules too wide |"]
+    summary.append("|---|---|---|---|")
+    for model_name in model_names:
+        found = [
+            rows[name, model_name][2]
+            for name in names
+            if not isinstance(rows[name, model_name], str) and rows[name, model_name][2]
+        ]
+        if found:
+            summary.append(
+                f"| {model_name} | {np.median([f[0] for f in found]):.3f} | "
+                f"{max(f[1] for f in found):.3f} | {sum(f[4] for f in found)} |"
+            )
+    return "\n".join(accuracy), "\n".join(honest), "\n".join(summary)
+
+
+def quick_start():
+    """The honesty figures of the README's quick start: defaults and ten interpretable rules."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(250, 350, size=(500, 2))
+    y = np.sin(X[:, 0] / 20) * X[:, 1] / 100 + rng.normal(scale=0.05, size=500)
+    for name, model in (
+        ("RandomTSRegressor()", RandomTSRegressor(random_state=0)),
+        ("RandomTSRegressor.interpretable()", RandomTSRegressor.interpretable(random_state=0)),
+    ):
+        fm, fm_max, fd, fd_max, wide = honesty(model.fit(X, y), X, y)
+        print(
+            f"{name}: from the model median {fm:.3f}, largest {fm_max:.3f}; from the data "
+            f"median {fd:.3f}, largest {fd_max:.3f}; {wide} of the top {TOP} too wide"
+        )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the three smallest data sets")
+    parser.add_argument("--datasets", nargs="+", choices=list(DATASETS), help="these data sets")
+    parser.add_argument("--peers", action="store_true", help="also pyFUME and anfis-toolbox")
+    parser.add_argument("--quick-start", action="store_true", help="the README's quick start")
+    args = parser.parse_args()
+    if args.quick_start:
+        return quick_start()
+    names = QUICK if args.quick else tuple(args.datasets or DATASETS)
+    rows = run(names, args.peers)
+    accuracy, honest, summary = tables(rows, names, list(_models(args.peers)))
+    print("\nTest RMSE / std(y), shuffled 5-fold CV (mean fit time per fold):\n")
+    print(accuracy)
+    print(f"\nThe {TOP} rules with the largest share, fitted on every row (std of y):\n")
+    print(honest)
+    print()
+    print(summary)
+    failures = sorted({f"{m}: {v}" for (d, m), v in rows.items() if isinstance(v, str)})
+    if failures:
+        print("\nNot run:", *failures, sep="\n- ")
+
+
+if __name__ == "__main__":
+    main()
