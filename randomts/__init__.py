@@ -14,6 +14,7 @@ RuleBase(n_rules=2, n_features=1, n_outputs=1, order=0, weighted sum)
 
 from randomts._version import __version__
 from randomts.estimators.classifier import RandomTSClassifier
+from randomts.estimators.narx import NARXRegressor
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.exceptions import (
     DivergenceWarning,
@@ -33,6 +34,7 @@ __all__ = [
     "ExtrapolationWarning",
     "FormatError",
     "FuzzySystem",
+    "NARXRegressor",
     "NoRuleFiredWarning",
     "RandomTSClassifier",
     "RandomTSRegressor",

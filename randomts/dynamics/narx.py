@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,19 +43,66 @@ from randomts.dynamics.linearization import linearize
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = ["NARX", "TARGETS"]
+__all__ = ["NARX", "TARGETS", "FreeRun", "check_lags"]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
 
 
-def _check_lags(lags, name, *, minimum):
-    """``lags`` as a sorted tuple of distinct ints: an int ``n`` means ``1..n``."""
+class FreeRun(NamedTuple):
+    """What :meth:`NARX.free_run` returns: the outputs and where each trajectory went wrong.
+
+    Attributes
+    ----------
+    outputs : ndarray of shape (n_trajectories, max_lag + n_steps, n_outputs)
+        The initial outputs followed by the simulated ones; NaN after a
+        divergence.
+    divergence_step : ndarray of int of shape (n_trajectories,)
+        The first step whose simulated output was not finite, ``-1`` for a
+        trajectory that stayed finite.
+    extrapolation_step : ndarray of int of shape (n_trajectories,)
+        The first step whose regressors lay beyond the model's training
+        ranges by more than :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN`
+        of their span, ``-1`` for a trajectory that stayed within them (or
+        when the model records no ranges).
+    extrapolation_column : ndarray of int of shape (n_trajectories,)
+        The regressor column beyond its range at that step, ``-1`` if none.
+    """
+
+    outputs: np.ndarray
+    divergence_step: np.ndarray
+    extrapolation_step: np.ndarray
+    extrapolation_column: np.ndarray
+
+
+def check_lags(lags, name, *, minimum, owner="NARX"):
+    """``lags`` as a sorted tuple of distinct ints: an int ``n`` means ``1..n``.
+
+    Parameters
+    ----------
+    lags : int or sequence of int
+        ``n >= 0`` for the lags ``1..n`` (none for 0), or the lags themselves.
+    name : str
+        The parameter's name, for the error message.
+    minimum : int
+        The smallest lag allowed in a sequence (1 for outputs, 0 for inputs).
+    owner : str, default="NARX"
+        The class whose parameter it is, for the error message.
+
+    Examples
+    --------
+    >>> check_lags(3, "y_lags", minimum=1), check_lags([4, 0], "u_lags", minimum=0)
+    ((1, 2, 3), (0, 4))
+    >>> check_lags([0, 1], "y_lags", minimum=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'y_lags' parameter of NARX must be an int n >= 0 (lags 1..n) or a sequence of distinct ints >= 1. Got [0, 1] instead.
+    """
     if isinstance(lags, numbers.Integral) and not isinstance(lags, bool):
-        count = check_int(lags, name, low=0, owner="NARX")
+        count = check_int(lags, name, low=0, owner=owner)
         return tuple(range(1, count + 1))
     message = (
-        f"The {name!r} parameter of NARX must be an int n >= 0 (lags 1..n) or a sequence of "
+        f"The {name!r} parameter of {owner} must be an int n >= 0 (lags 1..n) or a sequence of "
         f"distinct ints >= {minimum}. Got {lags!r} instead."
     )
     if isinstance(lags, (str, bytes)) or not hasattr(lags, "__iter__"):
@@ -131,8 +179,8 @@ class NARX:
     """
 
     def __init__(self, y_lags=1, u_lags=0, *, output_names="y", input_names="u", target="output"):
-        self.y_lags = _check_lags(y_lags, "y_lags", minimum=1)
-        self.u_lags = _check_lags(u_lags, "u_lags", minimum=0)
+        self.y_lags = check_lags(y_lags, "y_lags", minimum=1)
+        self.u_lags = check_lags(u_lags, "u_lags", minimum=0)
         if not self.y_lags and not self.u_lags:
             raise ValueError(
                 "A NARX model needs at least one lag: y_lags and u_lags are both empty."
@@ -408,6 +456,75 @@ class NARX:
         >>> narx.simulate(rb, [[2.0]], u=[[1.0, 1.0, 0.0, 0.0]]).round(9)
         array([[2., 2., 2., 1.]])
         """
+        run = self._run(model, initial_outputs, u, n_steps)
+        n_trajectories = run.outputs.shape[0]
+        exits = np.flatnonzero(run.extrapolation_step >= 0)
+        if exits.size:
+            # the first step at which any trajectory leaves the data, the lowest trajectory then
+            first = exits[np.argmin(run.extrapolation_step[exits])]
+            self._warn_left_the_data(
+                run.outputs[first : first + 1],
+                None if u is None else self._inputs(u, n_trajectories, 1)[first : first + 1],
+                int(run.extrapolation_step[first]),
+                int(run.extrapolation_column[first]),
+                _training_ranges(model),
+                trajectory=int(first),
+                stacklevel=2,
+            )
+        diverged = np.flatnonzero(run.divergence_step >= 0)
+        if diverged.size:
+            first = diverged[np.argmin(run.divergence_step[diverged])]
+            warnings.warn(
+                f"{diverged.size} of {n_trajectories} trajectories diverged (the output stopped "
+                f"being finite), the first at step {int(run.divergence_step[first])} of trajectory "
+                f"{int(first)}; their remaining outputs are NaN.",
+                DivergenceWarning,
+                stacklevel=2,
+            )
+        return _as_given(run.outputs, run.ndim)
+
+    def free_run(self, model, initial_outputs, u=None, *, n_steps=None, ranges=None):
+        """:meth:`simulate` without warnings: the outputs and where each trajectory went wrong.
+
+        Parameters
+        ----------
+        model, initial_outputs, u, n_steps
+            As in :meth:`simulate`.
+        ranges : (array-like, array-like), optional
+            ``(low, high)`` of each regressor column in the training data,
+            the reference of ``extrapolation_step``; by default the ranges
+            the model records (none for a model that records none).
+
+        Returns
+        -------
+        FreeRun
+            ``outputs`` of shape ``(n_trajectories, max_lag + n_steps, n_outputs)``
+            whatever the layout of ``initial_outputs``, and per trajectory the
+            first step of divergence and of extrapolation (``-1``: none).
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1e9]], coef=[[[2.0]]])  # y(k) = 2 y(k-1)
+        >>> run = NARX(y_lags=1).free_run(rb, [[1.0], [0.0]], n_steps=3)
+        >>> run.outputs[:, :, 0].round(6)
+        array([[1., 2., 4., 8.],
+               [0., 0., 0., 0.]])
+        >>> run.divergence_step.tolist(), run.extrapolation_step.tolist()
+        ([-1, -1], [-1, -1])
+        """
+        if ranges is not None:
+            ranges = tuple(
+                check_matrix(r, name, ndim=1, n_columns=len(self.regressor_names))
+                for r, name in zip(ranges, ("ranges[0]", "ranges[1]"), strict=True)
+            )
+        run = self._run(model, initial_outputs, u, n_steps, ranges)
+        return FreeRun(
+            run.outputs, run.divergence_step, run.extrapolation_step, run.extrapolation_column
+        )
+
+    def _run(self, model, initial_outputs, u, n_steps, ranges=None):
+        """The free run, with the layout of ``initial_outputs`` (``ndim``)."""
         Yt, ndim = self._trajectories(
             initial_outputs, "initial_outputs", self.n_outputs, min_steps=self.max_lag
         )
@@ -423,59 +540,54 @@ class NARX:
         out = np.full((n_trajectories, n_total, self.n_outputs), np.nan)
         out[:, : self.max_lag] = Yt[:, : self.max_lag]
         predict = self._outputs(_predictor(model, self.n_outputs))
-        ranges = _training_ranges(model)
+        if ranges is None:
+            ranges = _training_ranges(model)
         active = np.ones(n_trajectories, dtype=bool)
+        divergence = np.full(n_trajectories, -1, dtype=np.int64)
+        extrapolation = np.full(n_trajectories, -1, dtype=np.int64)
+        column = np.full(n_trajectories, -1, dtype=np.int64)
         everyone = True
-        first_divergence = None  # (trajectory, step)
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
                 X = self._columns(out, Ut, k, k + 1)[:, 0, :]
             else:
                 X = self._columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[:, 0, :]
-            if ranges is not None and self._left_the_data(X, rows, ranges, k):
-                ranges = None  # said once, at the first step that leaves the data
-            if everyone:
-                out[:, k] = predict(X)
-            else:
-                out[rows, k] = predict(X)
+            if ranges is not None:
+                beyond = beyond_range(X, *ranges)
+                leaving = beyond.any(axis=1)
+                which = np.arange(n_trajectories) if rows is None else rows
+                new = leaving & (extrapolation[which] < 0)
+                if new.any():
+                    extrapolation[which[new]] = k
+                    column[which[new]] = np.argmax(beyond[new], axis=1)
+            with np.errstate(over="ignore", invalid="ignore"):  # a divergence, reported below
+                if everyone:
+                    out[:, k] = predict(X)
+                else:
+                    out[rows, k] = predict(X)
             finite = np.isfinite(out[:, k]).all(axis=1)
             if not finite[active].all():
-                if first_divergence is None:
-                    first_divergence = (int(np.flatnonzero(active & ~finite)[0]), k)
+                divergence[active & ~finite] = k
                 active &= finite
                 out[~active, k] = np.nan
                 everyone = False
                 if not active.any():
                     break
-        if first_divergence is not None:
-            count = int(np.count_nonzero(~active))
-            warnings.warn(
-                f"{count} of {n_trajectories} trajectories diverged (the output stopped being "
-                f"finite), the first at step {first_divergence[1]} of trajectory "
-                f"{first_divergence[0]}; their remaining outputs are NaN.",
-                DivergenceWarning,
-                stacklevel=2,
-            )
-        return _as_given(out, ndim)
+        return _Run(out, ndim, divergence, extrapolation, column)
 
-    def _left_the_data(self, X, rows, ranges, step):
-        """Warn, and say True, if a regressor row at ``step`` lies beyond the training ranges."""
+    def _warn_left_the_data(self, out, Ut, step, column, ranges, *, trajectory, stacklevel):
+        """Warn that ``trajectory`` (one row of ``out``) left the training ranges at ``step``."""
         low, high = ranges
-        beyond = beyond_range(X, low, high)
-        if not beyond.any():
-            return False
-        row, column = (int(i[0]) for i in np.nonzero(beyond))
-        trajectory = row if rows is None else int(rows[row])
+        value = self._columns(out, Ut, step, step + 1)[0, 0, column]
         warnings.warn(
             f"The free run leaves the training data at step {step}: in trajectory {trajectory}, "
-            f"{self.regressor_names[column]} = {X[row, column]:.6g} lies beyond its training "
+            f"{self.regressor_names[column]} = {value:.6g} lies beyond its training "
             f"range [{low[column]:.6g}, {high[column]:.6g}] by more than "
             f"{100 * EXTRAPOLATION_MARGIN:g}% of its span; the simulation extrapolates from there.",
             ExtrapolationWarning,
-            stacklevel=3,
+            stacklevel=stacklevel + 1,
         )
-        return True
 
     def linearize(self, model, regressor):
         """Local linear model ``y(k) ~ A s + B v + O`` at a regressor value.
@@ -513,6 +625,14 @@ class NARX:
             A[..., np.arange(self.n_outputs), self._previous_output_columns()] += 1.0
             local = local._replace(A=A)
         return local
+
+
+class _Run(NamedTuple):
+    outputs: np.ndarray
+    ndim: int
+    divergence_step: np.ndarray
+    extrapolation_step: np.ndarray
+    extrapolation_column: np.ndarray
 
 
 def _as_given(trajectories, ndim):

@@ -21,6 +21,7 @@ import numpy as np
 
 from randomts._version import __version__
 from randomts.estimators.classifier import RandomTSClassifier
+from randomts.estimators.narx import NARXRegressor
 from randomts.estimators.records import STATE_KEY, fit_scaling
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.exceptions import FormatError
@@ -37,7 +38,7 @@ def saved_rule_base(obj):
     if isinstance(obj, (RuleBase, FuzzySystem)):
         return obj
     if hasattr(obj, "_saved_rule_base"):
-        if not hasattr(obj, "rule_base_"):
+        if not any(k.endswith("_") and not k.startswith("_") for k in vars(obj)):
             raise TypeError(
                 f"save expects a fitted {type(obj).__name__}; this one is not fitted: "
                 "call fit first."
@@ -154,7 +155,9 @@ def restore(rule_base):
         return rule_base
 
     name = state.get("class") if isinstance(state, dict) else None
-    estimators = {cls.__name__: cls for cls in (RandomTSRegressor, RandomTSClassifier)}
+    estimators = {
+        cls.__name__: cls for cls in (RandomTSRegressor, RandomTSClassifier, NARXRegressor)
+    }
     cls = estimators.get(name) if isinstance(name, str) else None
     if cls is None:
         version = rule_base.metadata.get("library_version", "unknown")

@@ -1,0 +1,859 @@
+"""The NARX estimator: a model of a dynamical system from its input/output records.
+
+:class:`NARXRegressor` takes input/output data with time on axis 0, builds
+the lagged regressors of :class:`randomts.dynamics.narx.NARX` experiment by
+experiment (no row mixes two experiments), fits a
+:class:`~randomts.RandomTSRegressor` (or another regressor) on them, and
+predicts one step ahead or runs the model freely from initial outputs.
+
+The defaults are chosen for a simulator on raw data in engineering units:
+
+- the model predicts the increment ``y(k) - y(k-1)`` (``target="increment"``):
+  far from every rule a weighted sum of rules decays to zero, and so does the
+  increment, so the simulated output holds its last value instead of falling
+  to 0 (a temperature of 440 K would otherwise be drawn toward 0 K);
+- the inputs of the rules are standardised and the increment has a mean near
+  0, so kelvin, volts or pH need no scaling by hand;
+- the ridge penalty ``alpha="auto"`` is chosen by cross-validation on
+  contiguous blocks of time, not by leave-one-out: lagged rows share most of
+  their values with their neighbours, so leaving out one row leaves its
+  near-copies in the fit and the leave-one-out error is optimistic, which
+  picks penalties too small for a free run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.metrics import r2_score
+from sklearn.utils.validation import check_is_fitted
+
+from randomts._validation import check_int, check_matrix, check_option
+from randomts.core.ranges import EXTRAPOLATION_MARGIN
+from randomts.dynamics.narx import NARX, TARGETS, check_lags
+from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
+from randomts.estimators.regressor import RandomTSRegressor
+from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
+
+__all__ = ["NARXRegressor", "SimulatedOutputs", "blocked_folds"]
+
+_OWNER = "NARXRegressor"
+_RECORD = "narx"
+
+
+def blocked_folds(n_rows, n_folds=5):
+    """Fold labels of ``n_folds`` contiguous blocks of rows in time order.
+
+    Block ``f`` holds rows ``floor(f n / k)`` to ``floor((f + 1) n / k) - 1``:
+    every fold is a stretch of time, held out whole, so that its rows'
+    near-copies (their neighbours in time) are not in the fit that predicts
+    them.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of rows.
+    n_folds : int, default=5
+        Number of blocks, at most ``n_rows``.
+
+    Returns
+    -------
+    ndarray of int of shape (n_rows,)
+
+    Examples
+    --------
+    >>> blocked_folds(7, 3).tolist()
+    [0, 0, 0, 1, 1, 2, 2]
+    """
+    n_rows = check_int(n_rows, "n_rows", low=1)
+    n_folds = min(check_int(n_folds, "n_folds", low=1), n_rows)
+    return (np.arange(n_rows, dtype=np.int64) * n_folds) // n_rows
+
+
+class SimulatedOutputs(np.ndarray):
+    """The outputs of one free run, which also say whether it left the data or diverged.
+
+    An ndarray shaped like the outputs given to
+    :meth:`NARXRegressor.simulate` (time on axis 0); arithmetic on it gives
+    plain arrays. Slices keep the attributes of the run they come from.
+
+    Attributes
+    ----------
+    left_data_step : int or None
+        The first step (row) whose regressors lay beyond the training range
+        of a lagged output or input by more than
+        :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of its span: from
+        there on the run extrapolates. None if it never did.
+    left_data_variable : str or None
+        The regressor beyond its range at that step, e.g. ``"y(k-1)"``.
+    divergence_step : int or None
+        The first step whose output was not finite (the rows from there on
+        are NaN), or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = SimulatedOutputs([1.0, 2.0, np.nan], divergence_step=2)
+    >>> run.diverged, run.left_data, run.divergence_step
+    (True, False, 2)
+    >>> type(run - 1.0).__name__
+    'ndarray'
+    """
+
+    def __new__(
+        cls, outputs, *, left_data_step=None, left_data_variable=None, divergence_step=None
+    ):
+        run = np.asarray(outputs, dtype=float).view(cls)
+        run.left_data_step = left_data_step
+        run.left_data_variable = left_data_variable
+        run.divergence_step = divergence_step
+        return run
+
+    def __array_finalize__(self, obj):
+        self.left_data_step = getattr(obj, "left_data_step", None)
+        self.left_data_variable = getattr(obj, "left_data_variable", None)
+        self.divergence_step = getattr(obj, "divergence_step", None)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        plain = np.asarray(array).view(np.ndarray)
+        return plain[()] if return_scalar else plain
+
+    def __reduce__(self):  # pickled as a plain array with the attributes
+        return (_rebuild_simulated, (np.asarray(self).view(np.ndarray), self._report()))
+
+    def _report(self):
+        return {
+            "left_data_step": self.left_data_step,
+            "left_data_variable": self.left_data_variable,
+            "divergence_step": self.divergence_step,
+        }
+
+    @property
+    def left_data(self) -> bool:
+        """Whether the run left the training ranges (see ``left_data_step``)."""
+        return self.left_data_step is not None
+
+    @property
+    def diverged(self) -> bool:
+        """Whether the output stopped being finite (see ``divergence_step``)."""
+        return self.divergence_step is not None
+
+
+def _rebuild_simulated(array, report):
+    return SimulatedOutputs(array, **report)
+
+
+class NARXRegressor(RegressorMixin, BaseEstimator):
+    """Nonlinear ARX model of input/output data: one-step prediction and free-run simulation.
+
+    The output at time ``k`` is modelled from past outputs and inputs,
+
+    .. math:: y(k) = y(k - 1) + f\\big(y(k - 1), \\ldots, y(k - n_y),\\;
+              u(k - 1), \\ldots, u(k - n_u)\\big)
+
+    with ``target="increment"`` (the default), or ``y(k) = f(...)`` with
+    ``target="output"``; ``f`` is a :class:`~randomts.RandomTSRegressor`
+    fitted on the lagged rows (:class:`randomts.dynamics.narx.NARX`).
+
+    Data: time on axis 0. ``u`` is ``(n_steps,)`` or ``(n_steps, n_inputs)``,
+    or None for an autoregression; ``y`` is ``(n_steps,)`` or ``(n_steps,
+    n_outputs)``; ``u[k]`` is the input at the time of ``y[k]``. Several
+    experiments are lists of such arrays (``fit([u1, u2], [y1, y2])``) or a
+    list of ``(u, y)`` pairs (``fit([(u1, y1), (u2, y2)])``): no lagged row
+    mixes two experiments.
+
+    Parameters
+    ----------
+    y_lags : int or sequence of int, default=2
+        Output lags: ``n`` means ``y(k-1) ... y(k-n)``; a sequence gives the
+        lags themselves, each ``>= 1``.
+    u_lags : int or sequence of int, default=2
+        Input lags: ``n`` means ``u(k-1) ... u(k-n)``; a sequence may
+        include 0 (``u(k)`` acts on ``y(k)`` directly). Not used when ``u``
+        is None.
+    target : {"increment", "output"}, default="increment"
+        What ``f`` predicts: ``y(k) - y(k-1)`` (needs lag 1 in ``y_lags``),
+        or ``y(k)``. Either way :meth:`predict` and :meth:`simulate` return
+        the outputs. Away from the data a weighted sum of rules decays to 0:
+        with increments the simulated output then holds its value, with
+        outputs it is drawn toward 0.
+    estimator : regressor, optional
+        The model ``f`` of the lagged rows, cloned in :meth:`fit`. Default:
+        ``RandomTSRegressor()`` (100 rules, weighted sum, standardised
+        inputs, ``alpha="auto"``). A randomts regressor's ``alpha="auto"`` is
+        chosen by ``n_folds``-fold cross-validation on contiguous blocks of
+        rows (``fit(X, y, folds=...)``); any other scikit-learn regressor is
+        fitted as it is (then :meth:`explain`, :meth:`linearize` and
+        :func:`randomts.save` are not available).
+    n_folds : int, default=5
+        Number of contiguous blocks of the cross-validation of ``alpha``
+        (:func:`blocked_folds` over the rows of every experiment in turn).
+    output_names : str or sequence of str, optional
+        Names of the outputs: ``"y"`` for one output, ``y1, y2, ...`` for more.
+    input_names : str or sequence of str, optional
+        Names of the inputs: ``"u"`` for one input, ``u1, u2, ...`` for more.
+    random_state : int, RandomState instance or None, default=None
+        When not None, the ``random_state`` of the estimator (the rules drawn).
+
+    Attributes
+    ----------
+    estimator_ : regressor
+        The fitted model ``f`` of the lagged rows, its rule base named with
+        the lagged names.
+    narx_ : NARX
+        The lag structure: ``regressor_names``, ``target_names``, ``max_lag``.
+    rule_base_ : RuleBase
+        The fitted rules (of a randomts estimator), e.g.
+        ``IF y(k-1) is ... AND u(k-1) is ... THEN y(k)-y(k-1) = ...``.
+    alpha_ : float or None
+        The ridge penalty used by the estimator, when it has one.
+    max_lag_ : int
+        The largest lag: the number of initial outputs :meth:`simulate` needs.
+    n_inputs_, n_outputs_ : int
+        Numbers of inputs (0 for an autoregression) and outputs.
+
+    Warns
+    -----
+    ExtrapolationWarning
+        From :meth:`simulate`, naming the step at which a run leaves the
+        training range of a lagged output or input.
+    DivergenceWarning
+        From :meth:`simulate`, naming the step at which a run's output stops
+        being finite.
+
+    See Also
+    --------
+    randomts.dynamics.narx.NARX : the lag structure, for any model.
+
+    Examples
+    --------
+    A tank whose level (in cm, around 40) follows its inflow through a square
+    root:
+
+    >>> import numpy as np
+    >>> from randomts import NARXRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> u = np.repeat(rng.uniform(0.5, 1.5, size=60), 25)  # steps held for 25 samples
+    >>> y = np.empty(u.size); y[0] = 40.0
+    >>> for k in range(1, u.size):
+    ...     y[k] = y[k - 1] + 0.2 * (10 * u[k - 1] - np.sqrt(y[k - 1]) * 1.6)
+    >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u[:1000], y[:1000])
+    >>> simulated = model.simulate(u[1000:], y[1000:1001])  # from the first output alone
+    >>> simulated.shape, simulated.left_data, simulated.diverged
+    ((500,), False, False)
+    >>> bool(np.sqrt(np.mean((simulated - y[1000:]) ** 2)) < 0.1)
+    True
+    >>> model.narx_.regressor_names, model.rule_base_.output_names
+    (('y(k-1)', 'u(k-1)'), ('y(k)-y(k-1)',))
+    """
+
+    def __init__(
+        self,
+        y_lags=2,
+        u_lags=2,
+        *,
+        target="increment",
+        estimator=None,
+        n_folds=5,
+        output_names=None,
+        input_names=None,
+        random_state=None,
+    ):
+        self.y_lags = y_lags
+        self.u_lags = u_lags
+        self.target = target
+        self.estimator = estimator
+        self.n_folds = n_folds
+        self.output_names = output_names
+        self.input_names = input_names
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ checks
+    def _structure(self, n_inputs, n_outputs):
+        """The NARX structure of the parameters, for data of these sizes."""
+        y_lags = check_lags(self.y_lags, "y_lags", minimum=1, owner=_OWNER)
+        u_lags = check_lags(self.u_lags, "u_lags", minimum=0, owner=_OWNER) if n_inputs else ()
+        target = check_option(self.target, "target", TARGETS, owner=_OWNER)
+        if not y_lags and not u_lags:
+            raise ValueError(
+                f"{_OWNER} needs at least one lag: y_lags={self.y_lags!r} and "
+                f"u_lags={self.u_lags!r}{' (no input given)' if not n_inputs else ''} give none."
+            )
+        if target == "increment" and 1 not in y_lags:
+            raise ValueError(
+                f"The 'y_lags' parameter of {_OWNER} must include lag 1 with "
+                f"target='increment' (y(k) = y(k-1) + f(...)). Got {self.y_lags!r} instead."
+            )
+        output_names = _names(self.output_names, "output_names", "y", n_outputs)
+        input_names = _names(self.input_names, "input_names", "u", n_inputs) if n_inputs else "u"
+        return NARX(
+            y_lags,
+            u_lags,
+            output_names=output_names,
+            input_names=input_names,
+            target=target,
+        )
+
+    def _new_estimator(self):
+        estimator = RandomTSRegressor() if self.estimator is None else self.estimator
+        if not (hasattr(estimator, "fit") and callable(getattr(estimator, "predict", None))):
+            raise TypeError(
+                f"The 'estimator' parameter of {_OWNER} must be a regressor with fit and "
+                f"predict methods. Got {type(estimator).__name__} instead."
+            )
+        estimator = clone(estimator)
+        if self.random_state is not None and "random_state" in estimator.get_params():
+            estimator.set_params(random_state=self.random_state)
+        return estimator
+
+    # --------------------------------------------------------------------- fit
+    def fit(self, u, y=None):
+        """Fit ``f`` on the lagged rows of every experiment.
+
+        Parameters
+        ----------
+        u : array-like of shape (n_steps,) or (n_steps, n_inputs), None, or a list
+            Inputs on the time axis of ``y``; None for an autoregression; a
+            list of arrays (with a list ``y``) for several experiments, or a
+            list of ``(u, y)`` pairs (and ``y`` omitted).
+        y : array-like of shape (n_steps,) or (n_steps, n_outputs), or a list
+            Outputs; every experiment needs more than ``max_lag`` steps.
+
+        Returns
+        -------
+        self : NARXRegressor
+        """
+        experiments, y_ndim = _experiments(u, y, "y")
+        n_inputs, n_outputs = _sizes(experiments)
+        narx = self._structure(n_inputs, n_outputs)
+        n_folds = check_int(self.n_folds, "n_folds", low=2, owner=_OWNER)
+        X, Y = _regressors(narx, experiments)
+        estimator = self._new_estimator()
+        fit_parameters = inspect.signature(estimator.fit).parameters
+        if "folds" in fit_parameters:
+            estimator.fit(X, Y, folds=blocked_folds(X.shape[0], n_folds))
+        else:
+            estimator.fit(X, Y[:, 0] if n_outputs == 1 else Y)
+        rule_base = getattr(estimator, "rule_base_", None)
+        if rule_base is not None:
+            estimator.rule_base_ = narx.name_rules(rule_base)
+            self.rule_base_ = estimator.rule_base_
+        self.estimator_ = estimator
+        self.narx_ = narx
+        self.alpha_ = getattr(estimator, "alpha_", None)
+        self.max_lag_ = narx.max_lag
+        self.n_inputs_ = n_inputs
+        self.n_outputs_ = n_outputs
+        self._y_ndim = y_ndim
+        self._ranges = (X.min(axis=0), X.max(axis=0))
+        return self
+
+    def regressors(self, u, y=None):
+        """The lagged rows ``(X, Y)`` that :meth:`fit` fits ``f`` on.
+
+        Experiment after experiment, each from its step ``max_lag`` on: a
+        row holds the lags named by ``narx_.regressor_names`` and the target
+        ``y(k)`` (or ``y(k) - y(k-1)``).
+
+        Parameters
+        ----------
+        u, y
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        X : ndarray of shape (n_rows, n_regressors)
+        Y : ndarray of shape (n_rows, n_outputs)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> u, y = np.arange(4.0), 10 * np.arange(4.0)
+        >>> model = NARXRegressor(y_lags=1, u_lags=(0, 1), target="output", random_state=0)
+        >>> X, Y = model.fit(u, y).regressors(u, y)
+        >>> np.hstack([X, Y])  # y(k-1), u(k), u(k-1) -> y(k)
+        array([[ 0.,  1.,  0., 10.],
+               [10.,  2.,  1., 20.],
+               [20.,  3.,  2., 30.]])
+        """
+        check_is_fitted(self, "narx_")
+        experiments, _ = _experiments(u, y, "y")
+        self._check_sizes(experiments)
+        return _regressors(self.narx_, experiments)
+
+    # ----------------------------------------------------------------- predict
+    def predict(self, u, y=None):
+        """One-step-ahead prediction: every ``y(k)`` from the measured past.
+
+        Parameters
+        ----------
+        u, y
+            As in :meth:`fit`: the measured inputs and outputs.
+
+        Returns
+        -------
+        ndarray shaped like ``y``, or a list of them for several experiments
+            Row ``k >= max_lag_`` is the prediction of ``y[k]`` from the
+            measured ``y`` and ``u`` before it (and ``u[k]`` with input lag
+            0); the first ``max_lag_`` rows, which have no past, are the
+            measured outputs.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> u = rng.normal(size=400); y = np.zeros(400)
+        >>> for k in range(1, 400):
+        ...     y[k] = 0.8 * y[k - 1] + np.tanh(u[k - 1])
+        >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u, y)
+        >>> predicted = model.predict(u, y)
+        >>> predicted.shape, bool(np.max(np.abs(predicted - y)) < 0.05)
+        ((400,), True)
+        """
+        check_is_fitted(self, "narx_")
+        experiments, y_ndim = _experiments(u, y, "y")
+        self._check_sizes(experiments)
+        results = []
+        for U, Y in experiments:
+            _check_length(Y.shape[0], self.max_lag_ + 1, "y")
+            out = Y.copy()
+            out[self.max_lag_ :] = self.narx_.predict_one_step(
+                self.estimator_, Y[None], None if U is None else U[None]
+            )[0]
+            results.append(out[:, 0] if y_ndim == 1 else out)
+        return results if isinstance(experiments, _Several) else results[0]
+
+    def score(self, u, y=None):
+        """R^2 of the one-step-ahead predictions, over the steps that have a past.
+
+        Parameters
+        ----------
+        u, y
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        float
+            :func:`sklearn.metrics.r2_score` of the rows from ``max_lag_`` on
+            of every experiment (averaged over outputs).
+        """
+        check_is_fitted(self, "narx_")
+        predicted = self.predict(u, y)
+        experiments, _ = _experiments(u, y, "y")
+        if not isinstance(experiments, _Several):
+            predicted = [predicted]
+        lag = self.max_lag_
+        true = np.concatenate([Y[lag:] for _, Y in experiments])
+        guess = np.concatenate([np.reshape(p, (len(p), -1))[lag:] for p in predicted])
+        return float(r2_score(true, guess))
+
+    # ---------------------------------------------------------------- simulate
+    def simulate(self, u, y_init, *, n_steps=None):
+        """Free run: from initial outputs, the model's own outputs fed back.
+
+        Parameters
+        ----------
+        u : array-like of shape (n_total,) or (n_total, n_inputs), None, or a list
+            Inputs over the whole run, on the time axis of the outputs; a
+            list for several experiments (with a list ``y_init``). None for
+            an autoregression (then ``n_steps`` is required).
+        y_init : array-like of shape (n_init,) or (n_init, n_outputs), or a list
+            The first outputs, ``n_init >= max_lag_``: the run starts after
+            them from its last ``max_lag_`` rows (e.g. a window of measured
+            outputs to initialise the model).
+        n_steps : int, optional
+            Number of steps to simulate after ``y_init`` in an autoregression
+            (with inputs, ``n_total - n_init``).
+
+        Returns
+        -------
+        SimulatedOutputs, or a list of them for several experiments
+            The outputs at every step of ``u`` (``n_init + n_steps`` without
+            inputs), shaped like ``y_init``: the first ``n_init`` rows are
+            ``y_init``, the rest simulated from ``u`` alone. Each says where
+            the run left the training data (``left_data_step``) or diverged
+            (``divergence_step``, after which its rows are NaN).
+
+        Warns
+        -----
+        ExtrapolationWarning
+            When a run's regressors leave their training ranges by more than
+            :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of their span,
+            naming the first experiment and step.
+        DivergenceWarning
+            When a run's output stops being finite, naming the first
+            experiment and step.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> u = rng.normal(size=600); y = np.zeros(600)
+        >>> for k in range(1, 600):
+        ...     y[k] = 0.8 * y[k - 1] + np.tanh(u[k - 1])
+        >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u[:400], y[:400])
+        >>> run = model.simulate(u[400:], y[400:401])
+        >>> run.shape, run.left_data, run.diverged
+        ((200,), False, False)
+        >>> round(float(np.sqrt(np.mean((run - y[400:]) ** 2))), 2)
+        0.03
+        """
+        check_is_fitted(self, "narx_")
+        if u is None and self.n_inputs_:
+            raise ValueError(f"This {_OWNER} was fitted with inputs; u is required.")
+        if u is not None and not self.n_inputs_:
+            raise ValueError(
+                f"This {_OWNER} was fitted without inputs (an autoregression), but u was given."
+            )
+        if u is not None and n_steps is not None:
+            raise ValueError(
+                "n_steps is for an autoregression; with inputs the run lasts as long as u. "
+                f"Got n_steps={n_steps!r}."
+            )
+        experiments, y_ndim = _experiments(u, y_init, "y_init", allow_shorter_y=True)
+        self._check_sizes(experiments)
+        runs = []
+        for U, Y0 in experiments:
+            runs.append(self._simulate_one(U, Y0, n_steps))
+        self._warn(runs, several=isinstance(experiments, _Several))
+        shaped = [run[:, 0] if y_ndim == 1 else run for run in runs]
+        return shaped if isinstance(experiments, _Several) else shaped[0]
+
+    def _simulate_one(self, U, Y0, n_steps):
+        lag, n_init = self.max_lag_, Y0.shape[0]
+        _check_length(n_init, lag, "y_init")
+        if U is None:
+            n_steps = check_int(n_steps, "n_steps", low=1) if n_steps is not None else None
+            if n_steps is None:
+                raise ValueError("n_steps is required for an autoregression (u is None).")
+            window = None
+        else:
+            n_steps = U.shape[0] - n_init
+            if n_steps < 1:
+                raise ValueError(
+                    f"u must run past the initial outputs: it has {U.shape[0]} steps and y_init "
+                    f"{n_init}."
+                )
+            window = U[None, n_init - lag :]
+        run = self.narx_.free_run(
+            self.estimator_,
+            Y0[None, n_init - lag :],
+            window,
+            n_steps=n_steps,
+            ranges=self._ranges,
+        )
+        shift = n_init - lag
+        outputs = np.concatenate([Y0[:shift], run.outputs[0]])
+        left = int(run.extrapolation_step[0])
+        diverged = int(run.divergence_step[0])
+        return SimulatedOutputs(
+            outputs,
+            left_data_step=None if left < 0 else left + shift,
+            left_data_variable=(
+                None if left < 0 else self.narx_.regressor_names[int(run.extrapolation_column[0])]
+            ),
+            divergence_step=None if diverged < 0 else diverged + shift,
+        )
+
+    def _warn(self, runs, *, several):
+        low, high = self._ranges
+        names = self.narx_.regressor_names
+        for attribute, category in (
+            ("left_data_step", ExtrapolationWarning),
+            ("divergence_step", DivergenceWarning),
+        ):
+            which = [i for i, run in enumerate(runs) if getattr(run, attribute) is not None]
+            if not which:
+                continue
+            first = min(which, key=lambda i: getattr(runs[i], attribute))
+            run, step = runs[first], getattr(runs[first], attribute)
+            if not several:
+                where = "The free run"
+            elif len(which) == 1:
+                where = f"The free run of experiment {first}"
+            else:
+                where = f"{len(which)} of {len(runs)} free runs; the first, of experiment {first},"
+            if category is ExtrapolationWarning:
+                column = names.index(run.left_data_variable)
+                message = (
+                    f"{where} leaves the training data at step {step}: "
+                    f"{run.left_data_variable} lies beyond its training range "
+                    f"[{low[column]:.6g}, {high[column]:.6g}] by more than "
+                    f"{100 * EXTRAPOLATION_MARGIN:g}% of its span, and the model extrapolates "
+                    "from there (left_data_step of the result)."
+                )
+            else:
+                message = (
+                    f"{where} diverged at step {step}: the output stopped being finite and the "
+                    "rows from there on are NaN (divergence_step of the result)."
+                )
+            warnings.warn(message, category, stacklevel=3)
+
+    # ------------------------------------------------------- reading the model
+    def explain(self, x, top=None):
+        """The rules behind the prediction of ``f`` at one regressor row.
+
+        :func:`randomts.explain.explain` of ``rule_base_``: with
+        ``target="increment"`` it explains the increment ``y(k) - y(k-1)``.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_regressors,), dict or Series
+            One row of regressors, in the order of ``narx_.regressor_names``
+            or named by them (``{"y(k-1)": ..., "u(k-1)": ...}``).
+        top : int, optional
+            List only the ``top`` rules with the largest shares.
+
+        Returns
+        -------
+        Explanation
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> u = np.sin(np.arange(300) / 7); y = np.zeros(300)
+        >>> for k in range(1, 300):
+        ...     y[k] = 0.5 * y[k - 1] + u[k - 1]
+        >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u, y)
+        >>> model.explain({"y(k-1)": 0.5, "u(k-1)": 0.2}).input_names
+        ('y(k-1)', 'u(k-1)')
+        """
+        from randomts.explain import explain
+
+        return explain(self._rules("explain"), x, top=top)
+
+    def linearize(self, regressor):
+        """The local linear model ``y(k) ~ A s + B v + O`` at a regressor row.
+
+        ``s`` are the lagged outputs of the row and ``v`` the lagged inputs
+        (:meth:`randomts.dynamics.narx.NARX.linearize`; with increments the
+        identity is added on the ``y(k-1)`` columns, so ``A s + B v + O`` is
+        ``y(k)``).
+
+        Parameters
+        ----------
+        regressor : array-like of shape (n_regressors,) or (n_points, n_regressors)
+            Operating point(s), in the order of ``narx_.regressor_names``.
+
+        Returns
+        -------
+        LinearModel
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> u = rng.normal(size=500); y = np.zeros(500)
+        >>> for k in range(1, 500):
+        ...     y[k] = 0.5 * y[k - 1] + u[k - 1]
+        >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u, y)
+        >>> A, B, O = model.linearize([0.0, 0.0])
+        >>> round(float(A[0, 0]), 2), round(float(B[0, 0]), 2)
+        (0.5, 1.0)
+        """
+        return self.narx_.linearize(self._rules("linearize"), regressor)
+
+    def _rules(self, what):
+        check_is_fitted(self, "narx_")
+        if not hasattr(self, "rule_base_"):
+            raise TypeError(
+                f"{what} reads the rules of a randomts estimator; this {_OWNER} was fitted with "
+                f"{type(self.estimator_).__name__}."
+            )
+        return self.rule_base_
+
+    def _check_sizes(self, experiments):
+        n_inputs, n_outputs = _sizes(experiments)
+        if n_outputs != self.n_outputs_:
+            raise ValueError(
+                f"y has {n_outputs} outputs, but {_OWNER} is expecting {self.n_outputs_} "
+                "outputs as in fit."
+            )
+        if n_inputs != self.n_inputs_:
+            raise ValueError(
+                f"u has {n_inputs} inputs, but {_OWNER} is expecting {self.n_inputs_} "
+                "inputs as in fit."
+            )
+
+    # ------------------------------------------------------------------ saving
+    def _saved_rule_base(self):
+        """The rule base :func:`randomts.save` writes: the rules, and how to rebuild ``self``.
+
+        The estimator's record, naming this class, with a ``"narx"`` entry:
+        the parameters (but the estimator, which the estimator's own record
+        rebuilds), the lags, names and target, and the training sizes.
+        """
+        check_is_fitted(self, "narx_")
+        if not hasattr(self.estimator_, "_saved_rule_base"):
+            raise TypeError(
+                f"save writes the rules of a randomts estimator; this {_OWNER} was fitted with "
+                f"{type(self.estimator_).__name__}: pickle it instead."
+            )
+        rule_base = self.estimator_._saved_rule_base()
+        metadata = rule_base.metadata
+        params = self.get_params(deep=False)
+        params.pop("estimator")
+        metadata[STATE_KEY].update(
+            {
+                "class": type(self).__name__,
+                _RECORD: {
+                    "params": jsonable(params),
+                    "default_estimator": self.estimator is None,
+                    "y_lags": list(self.narx_.y_lags),
+                    "u_lags": list(self.narx_.u_lags),
+                    "output_names": list(self.narx_.output_names),
+                    "input_names": list(self.narx_.input_names),
+                    "target": self.narx_.target,
+                    "target_ndim": int(self._y_ndim),
+                },
+            }
+        )
+        return rule_base.replace(metadata=metadata)
+
+    @classmethod
+    def _from_saved(cls, rule_base):
+        """The fitted estimator that :meth:`_saved_rule_base` described."""
+        metadata = rule_base.metadata
+        state = dict(metadata[STATE_KEY])
+        record = state.pop(_RECORD, None)
+        if not isinstance(record, dict):
+            raise ValueError(f"the {_RECORD!r} record is missing or not an object: {record!r}")
+        state["class"] = RandomTSRegressor.__name__
+        metadata[STATE_KEY] = state
+        estimator = RandomTSRegressor._from_saved(rule_base.replace(metadata=metadata))
+        try:
+            narx = NARX(
+                tuple(record["y_lags"]),
+                tuple(record["u_lags"]),
+                output_names=record["output_names"],
+                input_names=record["input_names"] or "u",
+                target=record["target"],
+            )
+            y_ndim = int(record["target_ndim"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the {_RECORD!r} record is damaged: {exc!r}") from None
+        if (
+            narx.regressor_names != estimator.rule_base_.input_names
+            or narx.n_outputs != estimator.rule_base_.n_outputs
+            or y_ndim not in (1, 2)
+        ):
+            raise ValueError(
+                f"the {_RECORD!r} record describes regressors {narx.regressor_names}, but the "
+                f"rules read {estimator.rule_base_.input_names}"
+            )
+        known = cls().get_params(deep=False)
+        params = recorded_params(record.get("params"), known)
+        if not record.get("default_estimator", True):
+            params["estimator"] = clone(estimator)
+        model = cls(**params)
+        model.estimator_ = estimator
+        model.rule_base_ = estimator.rule_base_
+        model.narx_ = narx
+        model.alpha_ = getattr(estimator, "alpha_", None)
+        model.max_lag_ = narx.max_lag
+        model.n_inputs_ = narx.n_inputs
+        model.n_outputs_ = narx.n_outputs
+        model._y_ndim = y_ndim
+        ranges = estimator.rule_base_.input_range
+        model._ranges = None if ranges is None else (ranges[:, 0].copy(), ranges[:, 1].copy())
+        return model
+
+
+# ----------------------------------------------------------------- the data
+class _Several(list):
+    """Experiments given as a list (results are returned as a list)."""
+
+
+def _is_series(values):
+    """Whether ``values`` is one array-like of numbers (not a list of experiments)."""
+    return np.ndim(values[0]) == 0 if len(values) else True
+
+
+def _experiments(u, y, y_name, *, allow_shorter_y=False):
+    """``[(U or None, Y), ...]`` as 2-D float arrays, and the ``ndim`` of the outputs given."""
+    if (
+        y is None
+        and isinstance(u, (list, tuple))
+        and u
+        and all(isinstance(pair, tuple) and len(pair) == 2 for pair in u)
+    ):
+        pairs = _Several(u)
+    elif isinstance(y, (list, tuple)) and y and not _is_series(y):
+        if u is None:
+            pairs = _Several((None, item) for item in y)
+        elif isinstance(u, (list, tuple)) and len(u) == len(y) and not _is_series(u):
+            pairs = _Several(zip(u, y, strict=True))
+        else:
+            raise ValueError(
+                f"{y_name} is a list of {len(y)} experiments, so u must be None or a list of "
+                f"as many input arrays; got {type(u).__name__}"
+                f"{' of length ' + str(len(u)) if hasattr(u, '__len__') else ''}."
+            )
+    elif y is None:
+        raise ValueError(f"{y_name} is required (or give u as a list of (u, y) pairs); got y=None.")
+    else:
+        pairs = [(u, y)]
+    experiments = type(pairs)()
+    ndims = set()
+    for index, (U, Y) in enumerate(pairs):
+        label = f" of experiment {index}" if isinstance(pairs, _Several) else ""
+        ndims.add(np.ndim(Y))
+        Y = check_matrix(Y, f"{y_name}{label}", allow_1d=True, column_label="outputs", owner=_OWNER)
+        Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
+        if U is not None:
+            U = check_matrix(U, f"u{label}", allow_1d=True, column_label="inputs", owner=_OWNER)
+            U = U.reshape(-1, 1) if U.ndim == 1 else U
+            if U.shape[0] != Y.shape[0] and not (allow_shorter_y and U.shape[0] > Y.shape[0]):
+                raise ValueError(
+                    f"u{label} and {y_name}{label} must have the same number of steps "
+                    f"(time on axis 0); got {U.shape[0]} and {Y.shape[0]}."
+                )
+        experiments.append((U, Y))
+    if len(ndims) > 1:
+        raise ValueError(f"The experiments' {y_name} must all be 1-D or all 2-D; got both.")
+    return experiments, ndims.pop()
+
+
+def _sizes(experiments):
+    """``(n_inputs, n_outputs)``, the same in every experiment, else a ValueError."""
+    inputs = {0 if U is None else U.shape[1] for U, _ in experiments}
+    outputs = {Y.shape[1] for _, Y in experiments}
+    if len(inputs) > 1 or len(outputs) > 1:
+        raise ValueError(
+            "Every experiment must have the same inputs and outputs; got "
+            f"{sorted(inputs)} inputs and {sorted(outputs)} outputs."
+        )
+    return inputs.pop(), outputs.pop()
+
+
+def _check_length(n_steps, needed, name):
+    if n_steps < needed:
+        raise ValueError(
+            f"{name} has {n_steps} steps, but this {_OWNER} needs at least {needed} "
+            "(its largest lag, max_lag_" + (", plus one target" if name == "y" else "") + ")."
+        )
+
+
+def _regressors(narx, experiments):
+    """The lagged rows of every experiment, stacked in order."""
+    blocks = []
+    for U, Y in experiments:
+        _check_length(Y.shape[0], narx.max_lag + 1, "y")
+        blocks.append(narx.regressors(Y[None], None if U is None else U[None]))
+    return np.vstack([X for X, _ in blocks]), np.vstack([Y for _, Y in blocks])
+
+
+def _names(names, parameter, stem, count):
+    """The variable names: given (str or sequence), or ``stem`` / ``stem1..stemN``."""
+    if names is None:
+        return stem if count == 1 else tuple(f"{stem}{j + 1}" for j in range(count))
+    given = (names,) if isinstance(names, str) else tuple(names)
+    if len(given) != count or not all(isinstance(n, str) and n.strip() for n in given):
+        raise ValueError(
+            f"The {parameter!r} parameter of {_OWNER} must hold {count} non-empty name(s), one "
+            f"per variable. Got {names!r} instead."
+        )
+    return given
