@@ -86,7 +86,11 @@ def test_rows_of_several_experiments_never_mix_and_match_a_hand_built_lag_matrix
     us = [rng.normal(size=(n, 2)) for n in lengths]
     ys = [rng.normal(size=n) for n in lengths]
     model = NARXRegressor(
-        y_lags=(1, 3), u_lags=(0, 2), target="output", estimator=LinearRegression()
+        y_lags=(1, 3),
+        u_lags=(0, 2),
+        target="output",
+        estimator=LinearRegression(),
+        focus="prediction",
     )
     X, Y = model.fit(us, ys).regressors(us, ys)
     rows, targets = [], []
@@ -246,7 +250,9 @@ def test_divergence_is_warned_and_reported_per_experiment():
     y = np.zeros(60)
     for k in range(1, 60):
         y[k] = 1.5 * y[k - 1] + u[k - 1]  # unstable: grows without bound
-    model = NARXRegressor(y_lags=1, u_lags=1, estimator=LinearRegression()).fit(u, y)
+    model = NARXRegressor(y_lags=1, u_lags=1, estimator=LinearRegression(), focus="prediction").fit(
+        u, y
+    )
     quiet = np.zeros(30)
     loud = np.ones(3000)
     with pytest.warns(DivergenceWarning, match=r"of experiment 1 diverged at step \d+"):
@@ -288,7 +294,7 @@ def test_blocked_cross_validation_penalises_more_than_leave_one_out_on_autocorre
     for seed in seeds:
         u, y = colored_noise_record(seed)
         u_new, y_new = colored_noise_record(100 + seed)
-        model = small(y_lags=2, u_lags=2, random_state=seed).fit(u, y)
+        model = small(y_lags=2, u_lags=2, focus="prediction", random_state=seed).fit(u, y)
         X, Y = model.regressors(u, y)
         loo = RandomTSRegressor(n_rules=20, random_state=seed).fit(X, Y)
         assert model.alpha_ >= loo.alpha_ * (1 - 1e-9)
@@ -384,7 +390,9 @@ def test_bad_data_is_named():
     with pytest.raises(ValueError, match="same number of steps"):
         small().fit(u[:40], y)
     with pytest.raises(ValueError, match="needs at least 3"):
-        small().fit(u[:2], y[:2])
+        small(focus="prediction").fit(u[:2], y[:2])
+    with pytest.raises(ValueError, match="experiment 0 has 8 steps, which leaves 2 held out"):
+        small().fit(u[:8], y[:8])
     model = small(random_state=0).fit(u, y)
     with pytest.raises(ValueError, match="y_init has 1 steps, but this NARXRegressor needs"):
         model.simulate(u, y[:1])
@@ -393,4 +401,7 @@ def test_bad_data_is_named():
     with pytest.raises(ValueError, match="u is required"):
         model.simulate(None, y[:2], n_steps=3)
     with pytest.raises(TypeError, match="pickle it instead"):
-        randomts.save(NARXRegressor(estimator=LinearRegression()).fit(u, y), "unused.json")
+        randomts.save(
+            NARXRegressor(estimator=LinearRegression(), focus="prediction").fit(u, y),
+            "unused.json",
+        )

@@ -89,7 +89,7 @@ class JackknifeScores:
         return self.terms.n_samples
 
     def shifts(self, X):
-        """:meth:`LeaveOneOutTerms.shifts` of the rows ``X`` (the data's units)."""
+        """``LeaveOneOutTerms.shifts`` of the rows ``X`` (the data's units)."""
         if self.scaling is not None:
             X = (X - self.scaling[0]) / self.scaling[1]
         return self.terms.shifts(design_of(self.antecedents, X, self.order))

@@ -592,7 +592,7 @@ class LeaveOneOutTerms:
     residual (``r_j`` the residual of the fit, ``h_j = k_j^T S k_j`` the
     leverage). At a new row ``k`` the ``n_samples`` leave-one-out predictions
     are therefore ``k^T Gamma - (k^T S k_j) e_j``: one product of ``k`` with
-    :attr:`basis` and :attr:`influence` (:meth:`shifts`), no refit.
+    ``basis`` and ``influence`` (``shifts``), no refit.
 
     With ``K^T K = V diag(l) V^T`` (eigenvalues above the rank cut) and
     ``P = K V``, ``k^T S k_j = (k^T V) diag(1 / (l + alpha)) P_j^T``.
@@ -716,7 +716,7 @@ def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=Non
     ``n_jobs`` threads, and for ``P = K V``), never whole; with more unknowns
     than rows, from the eigendecomposition of ``K K^T``. The cost is about
     one fit with ``alpha="auto"``; the memory, ``8 rank n_samples`` bytes for
-    :attr:`LeaveOneOutTerms.influence`, ``rank <= min(n_columns, n_samples)``.
+    ``LeaveOneOutTerms.influence``, ``rank <= min(n_columns, n_samples)``.
 
     Parameters
     ----------
@@ -742,7 +742,7 @@ def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=Non
     ValueError
         If a leverage reaches 1 (see :func:`ridge_loo_terms`).
     MemoryError
-        If :attr:`LeaveOneOutTerms.influence` cannot be allocated.
+        If ``LeaveOneOutTerms.influence`` cannot be allocated.
 
     Examples
     --------
@@ -834,7 +834,7 @@ def _loo_terms(rows, n_samples, n_columns, residuals, alpha, *, fill=None, n_job
 
 
 def _empty_influence(rank, n_samples, n_columns):
-    """The ``(rank, n_samples)`` array of :attr:`LeaveOneOutTerms.influence`, or a clear error."""
+    """The ``(rank, n_samples)`` array of ``LeaveOneOutTerms.influence``, or a clear error."""
     try:
         return np.empty((rank, n_samples))
     except MemoryError:
