@@ -150,3 +150,57 @@ def test_saved_model_simulates_as_fitted(tmp_path):
         warnings.simplefilter("ignore", RandomTSWarning)
         ours, theirs = model.simulate(u, measured[:1]), loaded.simulate(u, measured[:1])
     assert np.allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+def _noisy_record(seed, n):
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=n)
+    x = np.zeros(n)
+    for k in range(1, n):
+        x[k] = 0.8 * x[k - 1] + np.tanh(u[k - 1])
+    return u, x + 0.1 * rng.normal(size=n)
+
+
+def test_one_step_intervals_cover_as_asked_on_a_stationary_system():
+    """White measurement noise on a stationary system: one-step residuals nearly exchangeable."""
+    covered = []
+    for seed in range(4):
+        u, y = _noisy_record(seed, 3000)
+        model = NARXRegressor(y_lags=1, u_lags=1, random_state=seed).fit(u[:1500], y[:1500])
+        lower, upper = model.predict_interval(u[1500:], y[1500:], coverage=0.9)
+        covered.append(np.mean((lower[1:] <= y[1501:]) & (y[1501:] <= upper[1:])))
+        assert lower[0] == upper[0] == y[1500]  # the initial output: measured, no width
+    # 1,499 rows each: the binomial spread of one coverage is 0.008; the calibration's
+    # own (300 held-out rows) about 0.017; the mean over four runs stays within 0.04
+    assert abs(np.mean(covered) - 0.9) < 0.04
+
+
+def test_free_run_bands_and_their_shapes():
+    u, y = _noisy_record(7, 1600)
+    model = NARXRegressor(y_lags=2, u_lags=1, random_state=0).fit(u[:1200], y[:1200])
+    lower, upper = model.simulate_interval(u[1200:], y[1200:1205], coverage=0.8)
+    run = model.simulate(u[1200:], y[1200:1205])
+    assert lower.shape == upper.shape == run.shape == (400,)
+    assert np.array_equal(lower[:5], y[1200:1205]) and np.array_equal(upper[:5], y[1200:1205])
+    widths = upper[5:] - lower[5:]
+    assert np.all(widths > 0) and np.allclose(widths, widths[0], rtol=1e-12)
+    assert np.allclose((lower + upper) / 2, run, rtol=1e-12, atol=1e-12)
+    wider = model.simulate_interval(u[1200:], y[1200:1205], coverage=0.95)
+    assert wider[1][5] - wider[0][5] >= widths[0]
+    several = model.simulate_interval([u[1200:1300], u[1300:]], [y[1200:1202], y[1300:1303]])
+    assert [band.shape for band in several[0]] == [(100,), (300,)]
+
+
+def test_intervals_need_held_out_residuals():
+    u, y = _noisy_record(8, 600)
+    model = NARXRegressor(y_lags=1, u_lags=1, focus="prediction", random_state=0)
+    model.fit(u[:400], y[:400])
+    with pytest.raises(ValueError, match="keeps no residuals to build intervals from"):
+        model.predict_interval(u[400:], y[400:])
+    model.conformalize(u[400:500], y[400:500])
+    lower, upper = model.predict_interval(u[500:], y[500:])
+    assert np.all(upper[1:] > lower[1:])
+    with pytest.raises(ValueError, match="'coverage' parameter of predict_interval"):
+        model.predict_interval(u[500:], y[500:], coverage=1.5)
+    with pytest.raises(ValueError, match="needs at least"):
+        model.predict_interval(u[500:505], y[500:505], coverage=0.9999)

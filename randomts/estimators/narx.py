@@ -38,6 +38,7 @@ from randomts.dynamics.simulation_fit import refine_for_simulation
 from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
+from randomts.fitting.conformal import check_coverage, split_quantile
 
 __all__ = ["FOCUS", "NARXRegressor", "SimulatedOutputs", "blocked_folds"]
 
@@ -424,6 +425,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         estimator, rule_base, result = best
         self.simulation_fit_ = result
         self.candidate_errors_ = np.array(errors) if focus == "simulation" else None
+        self._interval_scores = None
         if rule_base is not None:
             estimator.rule_base_ = narx.name_rules(rule_base)
             self.rule_base_ = estimator.rule_base_
@@ -436,7 +438,129 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self._y_ndim = y_ndim
         X_all = X if not held_out else _regressors(narx, experiments)[0]
         self._ranges = (X_all.min(axis=0), X_all.max(axis=0))
+        if held_out:  # the stretches the fit never saw calibrate the intervals
+            self._interval_scores = self._scores(held_out)
         return self
+
+    # ------------------------------------------------------------- intervals
+    def conformalize(self, u, y=None):
+        """Keep the residuals of a record the model was not fitted on, for the intervals.
+
+        :meth:`fit` with ``focus="simulation"`` does it on the held-out
+        stretches; use this for a model fitted with ``focus="prediction"``,
+        or to calibrate on a longer record. Two kinds of scores are kept, per
+        output: the one-step residuals ``|y(k) - y_hat(k)|`` and the free-run
+        residuals along the record's run from its first ``max_lag_`` outputs.
+
+        Parameters
+        ----------
+        u, y
+            As in :meth:`fit`: a record (or several) not used in the fit.
+
+        Returns
+        -------
+        self : NARXRegressor
+        """
+        check_is_fitted(self, "narx_")
+        experiments, _ = _experiments(u, y, "y")
+        self._check_sizes(experiments)
+        self._interval_scores = self._scores(experiments)
+        return self
+
+    def _scores(self, experiments):
+        lag = self.max_lag_
+        one_step, free = [], []
+        for U, Y in experiments:
+            _check_length(Y.shape[0], lag + 1, "y")
+            predicted = self.narx_.predict_one_step(
+                self.estimator_, Y[None], None if U is None else U[None]
+            )[0]
+            one_step.append(np.abs(predicted - Y[lag:]))
+            run = self._simulate_one(U, Y[:lag], None if U is not None else Y.shape[0] - lag)
+            residual = np.abs(np.asarray(run)[lag:] - Y[lag:])
+            free.append(np.where(np.isfinite(residual), residual, np.inf))
+        return np.vstack(one_step), np.vstack(free)
+
+    def _quantile(self, kind, coverage):
+        if getattr(self, "_interval_scores", None) is None:
+            raise ValueError(
+                f"This {_OWNER} keeps no residuals to build intervals from: fit it with "
+                "focus='simulation' (which holds out the end of every experiment), or call "
+                "conformalize(u, y) with a record it was not fitted on."
+            )
+        coverage = check_coverage(coverage, owner=kind)
+        scores = self._interval_scores[0 if kind == "predict_interval" else 1]
+        return split_quantile(scores, coverage)
+
+    def predict_interval(self, u, y=None, coverage=0.9):
+        """One-step-ahead prediction intervals: split conformal on held-out one-step residuals.
+
+        The prediction of :meth:`predict` plus or minus the
+        ``ceil(coverage (n + 1))``-th smallest of the ``n`` one-step
+        residuals kept (:meth:`conformalize`), per output. For exchangeable
+        rows this covers with probability at least ``coverage``; the rows of
+        a time series are not exchangeable, so the coverage is what the
+        benchmarks measure (``benchmarks/RESULTS.md``), not a guarantee.
+
+        Parameters
+        ----------
+        u, y
+            As in :meth:`predict`.
+        coverage : float in (0, 1), default=0.9
+            Target coverage.
+
+        Returns
+        -------
+        lower, upper : ndarray shaped like :meth:`predict`'s result (or lists)
+            The first ``max_lag_`` rows are the measured outputs (no width).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> u = rng.normal(size=1500); x = np.zeros(1500)
+        >>> for k in range(1, 1500):
+        ...     x[k] = 0.8 * x[k - 1] + np.tanh(u[k - 1])
+        >>> y = x + 0.1 * rng.normal(size=1500)
+        >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u[:1000], y[:1000])
+        >>> lower, upper = model.predict_interval(u[1000:], y[1000:], coverage=0.9)
+        >>> inside = (lower[1:] <= y[1001:]) & (y[1001:] <= upper[1:])
+        >>> bool(0.8 < inside.mean() < 0.97)
+        True
+        """
+        q = self._quantile("predict_interval", coverage)
+        predicted = self.predict(u, y)
+        return _band(predicted, q, self.max_lag_)
+
+    def simulate_interval(self, u, y_init, coverage=0.9, *, n_steps=None):
+        """Free-run bands: the run of :meth:`simulate` plus or minus a held-out free-run quantile.
+
+        One width per output for the whole run: the ``ceil(coverage (n +
+        1))``-th smallest of the ``n`` free-run residuals kept
+        (:meth:`conformalize`). A run's errors are correlated and grow with
+        its length, and a run that leaves the data extrapolates: the coverage
+        is measured on the benchmarks, not guaranteed.
+
+        Parameters
+        ----------
+        u, y_init, n_steps
+            As in :meth:`simulate`.
+        coverage : float in (0, 1), default=0.9
+            Target coverage.
+
+        Returns
+        -------
+        lower, upper : ndarray shaped like :meth:`simulate`'s result (or lists)
+            The rows of ``y_init`` have no width.
+        """
+        q = self._quantile("simulate_interval", coverage)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExtrapolationWarning)
+            runs = self.simulate(u, y_init, n_steps=n_steps)
+        if isinstance(runs, list):  # several experiments, each with its own initial outputs
+            bands = [_band(run, q, np.shape(y0)[0]) for run, y0 in zip(runs, y_init, strict=True)]
+            return [b[0] for b in bands], [b[1] for b in bands]
+        return _band(runs, q, np.shape(y_init)[0])
 
     def _candidates(self, focus):
         """The estimators to fit: the one given, or the defaults' (one, or three to choose from)."""
@@ -940,6 +1064,19 @@ def _check_length(n_steps, needed, name):
             f"{name} has {n_steps} steps, but this {_OWNER} needs at least {needed} "
             "(its largest lag, max_lag_" + (", plus one target" if name == "y" else "") + ")."
         )
+
+
+def _band(values, q, n_fixed):
+    """``values -+ q`` after their first ``n_fixed`` rows, for one array or a list of them."""
+    if isinstance(values, list):
+        bands = [_band(v, q, n_fixed) for v in values]
+        return [b[0] for b in bands], [b[1] for b in bands]
+    values = np.asarray(values, dtype=float)
+    width = q[0] if values.ndim == 1 else q[None, :]
+    lower, upper = values.copy(), values.copy()
+    lower[n_fixed:] -= width
+    upper[n_fixed:] += width
+    return lower, upper
 
 
 def _split_off(experiments, fraction, lag):
