@@ -304,9 +304,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         results in ``benchmarks/RESULTS.md``), over the ten rules with the
         largest share of the output, a rule's line at its own centre is in
         median a few hundredths of a standard deviation of ``y`` from the
-        model's prediction there; the test error is that of the defaults on
-        most sets, and behind them where the target needs many rules (see
-        :doc:`/user_guide/honest_rules`).
+        model's prediction there. The test error is within 1 % of the
+        defaults' or better on seven of those sets, and behind them where the
+        target needs many rules: 1.08 times the defaults' in geometric mean
+        (see :doc:`/user_guide/honest_rules`).
 
         Parameters
         ----------
