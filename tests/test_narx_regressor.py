@@ -18,7 +18,7 @@ from randomts import (
 )
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.systems import narendra_parthasarathy
-from randomts.estimators.narx import SimulatedOutputs, blocked_folds
+from randomts.estimators.series import SimulatedOutputs, blocked_folds
 
 
 def small(**params):

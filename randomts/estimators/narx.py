@@ -31,123 +31,33 @@ from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.metrics import r2_score
 from sklearn.utils.validation import check_is_fitted
 
-from randomts._validation import check_int, check_matrix, check_option, check_real
+from randomts._validation import check_int, check_option
 from randomts.core.ranges import EXTRAPOLATION_MARGIN
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
 from randomts.dynamics.simulation_fit import refine_for_simulation
 from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
+from randomts.estimators.series import (
+    Several,
+    SimulatedOutputs,
+    band,
+    blocked_folds,
+    check_length,
+    lagged_rows,
+    read_experiments,
+    sizes,
+    split_off,
+    variable_names,
+)
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fitting.conformal import check_coverage, split_quantile
 
-__all__ = ["FOCUS", "NARXRegressor", "SimulatedOutputs", "blocked_folds"]
+__all__ = ["FOCUS", "NARXRegressor"]
 
 _OWNER = "NARXRegressor"
 _RECORD = "narx"
 #: What the consequents are fitted for.
 FOCUS = ("prediction", "simulation")
-
-
-def blocked_folds(n_rows, n_folds=5):
-    """Fold labels of ``n_folds`` contiguous blocks of rows in time order.
-
-    Block ``f`` holds rows ``floor(f n / k)`` to ``floor((f + 1) n / k) - 1``:
-    every fold is a stretch of time, held out whole, so that its rows'
-    near-copies (their neighbours in time) are not in the fit that predicts
-    them.
-
-    Parameters
-    ----------
-    n_rows : int
-        Number of rows.
-    n_folds : int, default=5
-        Number of blocks, at most ``n_rows``.
-
-    Returns
-    -------
-    ndarray of int of shape (n_rows,)
-
-    Examples
-    --------
-    >>> blocked_folds(7, 3).tolist()
-    [0, 0, 0, 1, 1, 2, 2]
-    """
-    n_rows = check_int(n_rows, "n_rows", low=1)
-    n_folds = min(check_int(n_folds, "n_folds", low=1), n_rows)
-    return (np.arange(n_rows, dtype=np.int64) * n_folds) // n_rows
-
-
-class SimulatedOutputs(np.ndarray):
-    """The outputs of one free run, which also say whether it left the data or diverged.
-
-    An ndarray shaped like the outputs given to
-    :meth:`NARXRegressor.simulate` (time on axis 0); arithmetic on it gives
-    plain arrays. Slices keep the attributes of the run they come from.
-
-    Attributes
-    ----------
-    left_data_step : int or None
-        The first step (row) whose regressors lay beyond the training range
-        of a lagged output or input by more than
-        :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of its span: from
-        there on the run extrapolates. None if it never did.
-    left_data_variable : str or None
-        The regressor beyond its range at that step, e.g. ``"y(k-1)"``.
-    divergence_step : int or None
-        The first step whose output was not finite (the rows from there on
-        are NaN), or None.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> run = SimulatedOutputs([1.0, 2.0, np.nan], divergence_step=2)
-    >>> run.diverged, run.left_data, run.divergence_step
-    (True, False, 2)
-    >>> type(run - 1.0).__name__
-    'ndarray'
-    """
-
-    def __new__(
-        cls, outputs, *, left_data_step=None, left_data_variable=None, divergence_step=None
-    ):
-        run = np.asarray(outputs, dtype=float).view(cls)
-        run.left_data_step = left_data_step
-        run.left_data_variable = left_data_variable
-        run.divergence_step = divergence_step
-        return run
-
-    def __array_finalize__(self, obj):
-        self.left_data_step = getattr(obj, "left_data_step", None)
-        self.left_data_variable = getattr(obj, "left_data_variable", None)
-        self.divergence_step = getattr(obj, "divergence_step", None)
-
-    def __array_wrap__(self, array, context=None, return_scalar=False):
-        plain = np.asarray(array).view(np.ndarray)
-        return plain[()] if return_scalar else plain
-
-    def __reduce__(self):  # pickled as a plain array with the attributes
-        return (_rebuild_simulated, (np.asarray(self).view(np.ndarray), self._report()))
-
-    def _report(self):
-        return {
-            "left_data_step": self.left_data_step,
-            "left_data_variable": self.left_data_variable,
-            "divergence_step": self.divergence_step,
-        }
-
-    @property
-    def left_data(self) -> bool:
-        """Whether the run left the training ranges (see ``left_data_step``)."""
-        return self.left_data_step is not None
-
-    @property
-    def diverged(self) -> bool:
-        """Whether the output stopped being finite (see ``divergence_step``)."""
-        return self.divergence_step is not None
-
-
-def _rebuild_simulated(array, report):
-    return SimulatedOutputs(array, **report)
 
 
 class NARXRegressor(RegressorMixin, BaseEstimator):
@@ -200,7 +110,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         :func:`randomts.save` are not available).
     n_folds : int, default=5
         Number of contiguous blocks of the cross-validation of ``alpha``
-        (:func:`~randomts.estimators.narx.blocked_folds` over the rows of every experiment in turn).
+        (:func:`~randomts.estimators.series.blocked_folds` over the rows of every experiment in turn).
     focus : {"simulation", "prediction"}, default="simulation"
         What the model is fitted for. ``"prediction"``: the one-step least
         squares on every row. ``"simulation"``: the one-step solution on the
@@ -336,8 +246,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 f"The 'y_lags' parameter of {_OWNER} must include lag 1 with "
                 f"target='increment' (y(k) = y(k-1) + f(...)). Got {self.y_lags!r} instead."
             )
-        output_names = _names(self.output_names, "output_names", "y", n_outputs)
-        input_names = _names(self.input_names, "input_names", "u", n_inputs) if n_inputs else "u"
+        output_names = variable_names(self.output_names, "output_names", "y", n_outputs)
+        input_names = (
+            variable_names(self.input_names, "input_names", "u", n_inputs) if n_inputs else "u"
+        )
         return NARX(
             y_lags,
             u_lags,
@@ -375,8 +287,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         -------
         self : NARXRegressor
         """
-        experiments, y_ndim = _experiments(u, y, "y")
-        n_inputs, n_outputs = _sizes(experiments)
+        experiments, y_ndim = read_experiments(u, y, "y")
+        n_inputs, n_outputs = sizes(experiments)
         narx = self._structure(n_inputs, n_outputs)
         n_folds = check_int(self.n_folds, "n_folds", low=2, owner=_OWNER)
         focus = check_option(self.focus, "focus", FOCUS, owner=_OWNER)
@@ -392,8 +304,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                     )
             horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
             max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
-            fitted, held_out = _split_off(experiments, self.validation_fraction, narx.max_lag)
-        X, Y = _regressors(narx, fitted)
+            fitted, held_out = split_off(experiments, self.validation_fraction, narx.max_lag)
+        X, Y = lagged_rows(narx, fitted)
         folds = blocked_folds(X.shape[0], n_folds)
         self.simulation_fit_ = None
         errors, best = [], None
@@ -436,7 +348,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.n_inputs_ = n_inputs
         self.n_outputs_ = n_outputs
         self._y_ndim = y_ndim
-        X_all = X if not held_out else _regressors(narx, experiments)[0]
+        X_all = X if not held_out else lagged_rows(narx, experiments)[0]
         self._ranges = (X_all.min(axis=0), X_all.max(axis=0))
         if held_out:  # the stretches the fit never saw calibrate the intervals
             self._interval_scores = self._scores(held_out)
@@ -462,7 +374,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self : NARXRegressor
         """
         check_is_fitted(self, "narx_")
-        experiments, _ = _experiments(u, y, "y")
+        experiments, _ = read_experiments(u, y, "y")
         self._check_sizes(experiments)
         self._interval_scores = self._scores(experiments)
         return self
@@ -471,7 +383,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         lag = self.max_lag_
         one_step, free = [], []
         for U, Y in experiments:
-            _check_length(Y.shape[0], lag + 1, "y")
+            check_length(Y.shape[0], lag + 1, "y")
             predicted = self.narx_.predict_one_step(
                 self.estimator_, Y[None], None if U is None else U[None]
             )[0]
@@ -530,7 +442,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         """
         q = self._quantile("predict_interval", coverage)
         predicted = self.predict(u, y)
-        return _band(predicted, q, self.max_lag_)
+        return band(predicted, q, self.max_lag_)
 
     def simulate_interval(self, u, y_init, coverage=0.9, *, n_steps=None):
         """Free-run bands: the run of :meth:`simulate` plus or minus a held-out free-run quantile.
@@ -558,9 +470,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             warnings.simplefilter("ignore", ExtrapolationWarning)
             runs = self.simulate(u, y_init, n_steps=n_steps)
         if isinstance(runs, list):  # several experiments, each with its own initial outputs
-            bands = [_band(run, q, np.shape(y0)[0]) for run, y0 in zip(runs, y_init, strict=True)]
+            bands = [band(run, q, np.shape(y0)[0]) for run, y0 in zip(runs, y_init, strict=True)]
             return [b[0] for b in bands], [b[1] for b in bands]
-        return _band(runs, q, np.shape(y_init)[0])
+        return band(runs, q, np.shape(y_init)[0])
 
     def _candidates(self, focus):
         """The estimators to fit: the one given, or the defaults' (one, or three to choose from)."""
@@ -609,9 +521,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                [20.,  3.,  2., 30.]])
         """
         check_is_fitted(self, "narx_")
-        experiments, _ = _experiments(u, y, "y")
+        experiments, _ = read_experiments(u, y, "y")
         self._check_sizes(experiments)
-        return _regressors(self.narx_, experiments)
+        return lagged_rows(self.narx_, experiments)
 
     # ----------------------------------------------------------------- predict
     def predict(self, u, y=None):
@@ -643,17 +555,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         ((400,), True)
         """
         check_is_fitted(self, "narx_")
-        experiments, y_ndim = _experiments(u, y, "y")
+        experiments, y_ndim = read_experiments(u, y, "y")
         self._check_sizes(experiments)
         results = []
         for U, Y in experiments:
-            _check_length(Y.shape[0], self.max_lag_ + 1, "y")
+            check_length(Y.shape[0], self.max_lag_ + 1, "y")
             out = Y.copy()
             out[self.max_lag_ :] = self.narx_.predict_one_step(
                 self.estimator_, Y[None], None if U is None else U[None]
             )[0]
             results.append(out[:, 0] if y_ndim == 1 else out)
-        return results if isinstance(experiments, _Several) else results[0]
+        return results if isinstance(experiments, Several) else results[0]
 
     def score(self, u, y=None):
         """R^2 of the one-step-ahead predictions, over the steps that have a past.
@@ -671,8 +583,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self, "narx_")
         predicted = self.predict(u, y)
-        experiments, _ = _experiments(u, y, "y")
-        if not isinstance(experiments, _Several):
+        experiments, _ = read_experiments(u, y, "y")
+        if not isinstance(experiments, Several):
             predicted = [predicted]
         lag = self.max_lag_
         true = np.concatenate([Y[lag:] for _, Y in experiments])
@@ -742,18 +654,18 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 "n_steps is for an autoregression; with inputs the run lasts as long as u. "
                 f"Got n_steps={n_steps!r}."
             )
-        experiments, y_ndim = _experiments(u, y_init, "y_init", allow_shorter_y=True)
+        experiments, y_ndim = read_experiments(u, y_init, "y_init", allow_shorter_y=True)
         self._check_sizes(experiments)
         runs = []
         for U, Y0 in experiments:
             runs.append(self._simulate_one(U, Y0, n_steps))
-        self._warn(runs, several=isinstance(experiments, _Several))
+        self._warn(runs, several=isinstance(experiments, Several))
         shaped = [run[:, 0] if y_ndim == 1 else run for run in runs]
-        return shaped if isinstance(experiments, _Several) else shaped[0]
+        return shaped if isinstance(experiments, Several) else shaped[0]
 
     def _simulate_one(self, U, Y0, n_steps):
         lag, n_init = self.max_lag_, Y0.shape[0]
-        _check_length(n_init, lag, "y_init")
+        check_length(n_init, lag, "y_init")
         if U is None:
             n_steps = check_int(n_steps, "n_steps", low=1) if n_steps is not None else None
             if n_steps is None:
@@ -895,7 +807,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return self.rule_base_
 
     def _check_sizes(self, experiments):
-        n_inputs, n_outputs = _sizes(experiments)
+        n_inputs, n_outputs = sizes(experiments)
         if n_outputs != self.n_outputs_:
             raise ValueError(
                 f"y has {n_outputs} outputs, but {_OWNER} is expecting {self.n_outputs_} "
@@ -992,135 +904,3 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
 
 # ----------------------------------------------------------------- the data
-class _Several(list):
-    """Experiments given as a list (results are returned as a list)."""
-
-
-def _is_series(values):
-    """Whether ``values`` is one array-like of numbers (not a list of experiments)."""
-    return np.ndim(values[0]) == 0 if len(values) else True
-
-
-def _experiments(u, y, y_name, *, allow_shorter_y=False):
-    """``[(U or None, Y), ...]`` as 2-D float arrays, and the ``ndim`` of the outputs given."""
-    if (
-        y is None
-        and isinstance(u, (list, tuple))
-        and u
-        and all(isinstance(pair, tuple) and len(pair) == 2 for pair in u)
-    ):
-        pairs = _Several(u)
-    elif isinstance(y, (list, tuple)) and y and not _is_series(y):
-        if u is None:
-            pairs = _Several((None, item) for item in y)
-        elif isinstance(u, (list, tuple)) and len(u) == len(y) and not _is_series(u):
-            pairs = _Several(zip(u, y, strict=True))
-        else:
-            raise ValueError(
-                f"{y_name} is a list of {len(y)} experiments, so u must be None or a list of "
-                f"as many input arrays; got {type(u).__name__}"
-                f"{' of length ' + str(len(u)) if hasattr(u, '__len__') else ''}."
-            )
-    elif y is None:
-        raise ValueError(f"{y_name} is required (or give u as a list of (u, y) pairs); got y=None.")
-    else:
-        pairs = [(u, y)]
-    experiments = type(pairs)()
-    ndims = set()
-    for index, (U, Y) in enumerate(pairs):
-        label = f" of experiment {index}" if isinstance(pairs, _Several) else ""
-        ndims.add(np.ndim(Y))
-        Y = check_matrix(Y, f"{y_name}{label}", allow_1d=True, column_label="outputs", owner=_OWNER)
-        Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
-        if U is not None:
-            U = check_matrix(U, f"u{label}", allow_1d=True, column_label="inputs", owner=_OWNER)
-            U = U.reshape(-1, 1) if U.ndim == 1 else U
-            if U.shape[0] != Y.shape[0] and not (allow_shorter_y and U.shape[0] > Y.shape[0]):
-                raise ValueError(
-                    f"u{label} and {y_name}{label} must have the same number of steps "
-                    f"(time on axis 0); got {U.shape[0]} and {Y.shape[0]}."
-                )
-        experiments.append((U, Y))
-    if len(ndims) > 1:
-        raise ValueError(f"The experiments' {y_name} must all be 1-D or all 2-D; got both.")
-    return experiments, ndims.pop()
-
-
-def _sizes(experiments):
-    """``(n_inputs, n_outputs)``, the same in every experiment, else a ValueError."""
-    inputs = {0 if U is None else U.shape[1] for U, _ in experiments}
-    outputs = {Y.shape[1] for _, Y in experiments}
-    if len(inputs) > 1 or len(outputs) > 1:
-        raise ValueError(
-            "Every experiment must have the same inputs and outputs; got "
-            f"{sorted(inputs)} inputs and {sorted(outputs)} outputs."
-        )
-    return inputs.pop(), outputs.pop()
-
-
-def _check_length(n_steps, needed, name):
-    if n_steps < needed:
-        raise ValueError(
-            f"{name} has {n_steps} steps, but this {_OWNER} needs at least {needed} "
-            "(its largest lag, max_lag_" + (", plus one target" if name == "y" else "") + ")."
-        )
-
-
-def _band(values, q, n_fixed):
-    """``values -+ q`` after their first ``n_fixed`` rows, for one array or a list of them."""
-    if isinstance(values, list):
-        bands = [_band(v, q, n_fixed) for v in values]
-        return [b[0] for b in bands], [b[1] for b in bands]
-    values = np.asarray(values, dtype=float)
-    width = q[0] if values.ndim == 1 else q[None, :]
-    lower, upper = values.copy(), values.copy()
-    lower[n_fixed:] -= width
-    upper[n_fixed:] += width
-    return lower, upper
-
-
-def _split_off(experiments, fraction, lag):
-    """Every experiment cut in two: the first part to fit on, the last ``fraction`` to stop on."""
-    value = check_real(fraction, "validation_fraction", low=0.0, low_inclusive=False, owner=_OWNER)
-    if value >= 1.0:
-        raise ValueError(
-            f"The 'validation_fraction' parameter of {_OWNER} must be a fraction in (0, 1). "
-            f"Got {fraction!r} instead."
-        )
-    fraction = value
-    fitted, held_out = [], []
-    for index, (U, Y) in enumerate(experiments):
-        n_held = int(round(fraction * Y.shape[0]))
-        cut = Y.shape[0] - n_held
-        if n_held <= lag or cut <= lag + 1:
-            raise ValueError(
-                f"focus='simulation' holds out the last validation_fraction={fraction} of every "
-                f"experiment to stop on; experiment {index} has {Y.shape[0]} steps, which leaves "
-                f"{n_held} held out and {cut} to fit, and each needs more than max_lag={lag}."
-            )
-        # the held-out stretch starts with the last max_lag fitted steps, its initial outputs
-        fitted.append((None if U is None else U[:cut], Y[:cut]))
-        held_out.append((None if U is None else U[cut - lag :], Y[cut - lag :]))
-    return fitted, held_out
-
-
-def _regressors(narx, experiments):
-    """The lagged rows of every experiment, stacked in order."""
-    blocks = []
-    for U, Y in experiments:
-        _check_length(Y.shape[0], narx.max_lag + 1, "y")
-        blocks.append(narx.regressors(Y[None], None if U is None else U[None]))
-    return np.vstack([X for X, _ in blocks]), np.vstack([Y for _, Y in blocks])
-
-
-def _names(names, parameter, stem, count):
-    """The variable names: given (str or sequence), or ``stem`` / ``stem1..stemN``."""
-    if names is None:
-        return stem if count == 1 else tuple(f"{stem}{j + 1}" for j in range(count))
-    given = (names,) if isinstance(names, str) else tuple(names)
-    if len(given) != count or not all(isinstance(n, str) and n.strip() for n in given):
-        raise ValueError(
-            f"The {parameter!r} parameter of {_OWNER} must hold {count} non-empty name(s), one "
-            f"per variable. Got {names!r} instead."
-        )
-    return given
