@@ -183,7 +183,10 @@ def test_free_run_bands_and_their_shapes():
     assert lower.shape == upper.shape == run.shape == (400,)
     assert np.array_equal(lower[:5], y[1200:1205]) and np.array_equal(upper[:5], y[1200:1205])
     widths = upper[5:] - lower[5:]
-    assert np.all(widths > 0) and np.allclose(widths, widths[0], rtol=1e-12)
+    # held-out quantiles by horizon: positive, never narrowing (up to the rounding of
+    # run -+ width, a few eps of |run|), the last held past the end
+    assert np.all(widths > 0)
+    assert np.all(np.diff(widths) >= -8 * np.finfo(float).eps * np.abs(run).max())
     assert np.allclose((lower + upper) / 2, run, rtol=1e-12, atol=1e-12)
     wider = model.simulate_interval(u[1200:], y[1200:1205], coverage=0.95)
     assert wider[1][5] - wider[0][5] >= widths[0]

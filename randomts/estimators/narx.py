@@ -43,6 +43,7 @@ from randomts.estimators.series import (
     band,
     blocked_folds,
     check_length,
+    horizon_quantiles,
     lagged_rows,
     read_experiments,
     sizes,
@@ -56,6 +57,8 @@ __all__ = ["FOCUS", "NARXRegressor"]
 
 _OWNER = "NARXRegressor"
 _RECORD = "narx"
+# Starting points of the held-out free runs that calibrate simulate_interval, per record.
+_FREE_RUN_STARTS = 24
 #: What the consequents are fitted for.
 FOCUS = ("prediction", "simulation")
 
@@ -380,6 +383,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return self
 
     def _scores(self, experiments):
+        """One-step residuals ``(n, n_outputs)``, and free-run residuals by horizon.
+
+        The free runs start from ``_FREE_RUN_STARTS`` measured windows spread
+        over the first half of every record and run for half its length, so
+        that every horizon up to there has a residual from every start:
+        ``(n_runs, horizon, n_outputs)``, NaN past a shorter record's runs.
+        """
         lag = self.max_lag_
         one_step, free = [], []
         for U, Y in experiments:
@@ -388,10 +398,22 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 self.estimator_, Y[None], None if U is None else U[None]
             )[0]
             one_step.append(np.abs(predicted - Y[lag:]))
-            run = self._simulate_one(U, Y[:lag], None if U is not None else Y.shape[0] - lag)
-            residual = np.abs(np.asarray(run)[lag:] - Y[lag:])
+            horizon = max(1, (Y.shape[0] - lag) // 2)
+            starts = np.unique(
+                np.linspace(0, Y.shape[0] - lag - horizon, _FREE_RUN_STARTS).astype(int)
+            )
+            windows = np.stack([Y[s : s + lag] for s in starts])
+            inputs = None if U is None else np.stack([U[s : s + lag + horizon] for s in starts])
+            run = self.narx_.free_run(self.estimator_, windows, inputs, n_steps=horizon)
+            truth = np.stack([Y[s + lag : s + lag + horizon] for s in starts])
+            residual = np.abs(run.outputs[:, lag:] - truth)
             free.append(np.where(np.isfinite(residual), residual, np.inf))
-        return np.vstack(one_step), np.vstack(free)
+        longest = max(r.shape[1] for r in free)
+        padded = [
+            np.pad(r, ((0, 0), (0, longest - r.shape[1]), (0, 0)), constant_values=np.nan)
+            for r in free
+        ]
+        return np.vstack(one_step), np.concatenate(padded)
 
     def _quantile(self, kind, coverage):
         if getattr(self, "_interval_scores", None) is None:
@@ -401,8 +423,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 "conformalize(u, y) with a record it was not fitted on."
             )
         coverage = check_coverage(coverage, owner=kind)
-        scores = self._interval_scores[0 if kind == "predict_interval" else 1]
-        return split_quantile(scores, coverage)
+        if kind == "predict_interval":
+            return split_quantile(self._interval_scores[0], coverage)
+        return horizon_quantiles(self._interval_scores[1], coverage)
 
     def predict_interval(self, u, y=None, coverage=0.9):
         """One-step-ahead prediction intervals: split conformal on held-out one-step residuals.
@@ -445,13 +468,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return band(predicted, q, self.max_lag_)
 
     def simulate_interval(self, u, y_init, coverage=0.9, *, n_steps=None):
-        """Free-run bands: the run of :meth:`simulate` plus or minus a held-out free-run quantile.
+        """Free-run bands that widen with the horizon: held-out free-run quantiles.
 
-        One width per output for the whole run: the ``ceil(coverage (n +
-        1))``-th smallest of the ``n`` free-run residuals kept
-        (:meth:`conformalize`). A run's errors are correlated and grow with
-        its length, and a run that leaves the data extrapolates: the coverage
-        is measured on the benchmarks, not guaranteed.
+        The run of :meth:`simulate` plus or minus, at its ``j``-th simulated
+        step, the split-conformal quantile of the held-out free-run residuals
+        at horizons ``2^b <= j + 1 < 2^(b+1)`` (pooled with the next such bins
+        until there are enough of them), never narrower than at an earlier
+        step; past the longest held-out horizon, the last width. The
+        residuals come from runs started at several points of every held-out
+        stretch (:meth:`conformalize`). A run's errors are correlated, and a
+        run that leaves the data extrapolates: the coverage is measured on
+        the benchmarks, not guaranteed.
 
         Parameters
         ----------

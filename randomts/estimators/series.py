@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from randomts._validation import check_int, check_matrix, check_real
+from randomts.fitting.conformal import min_rows, split_quantile
 
 __all__ = [
     "Several",
@@ -19,6 +20,7 @@ __all__ = [
     "band",
     "blocked_folds",
     "check_length",
+    "horizon_quantiles",
     "is_series",
     "lagged_rows",
     "read_experiments",
@@ -207,16 +209,71 @@ def check_length(n_steps, needed, name):
 
 
 def band(values, q, n_fixed):
-    """``values -+ q`` after their first ``n_fixed`` rows, for one array or a list of them."""
+    """``values -+ q`` after their first ``n_fixed`` rows, for one array or a list of them.
+
+    ``q`` is one width per output ``(n_outputs,)``, or one per step after
+    ``n_fixed`` and output ``(n_widths, n_outputs)``, the last repeated past
+    its end.
+    """
     if isinstance(values, list):
         bands = [band(v, q, n_fixed) for v in values]
         return [b[0] for b in bands], [b[1] for b in bands]
     values = np.asarray(values, dtype=float)
-    width = q[0] if values.ndim == 1 else q[None, :]
+    q = np.asarray(q, dtype=float)
+    n_steps = values.shape[0] - n_fixed
+    if q.ndim == 2:  # by step: the last width past the end
+        q = q[np.minimum(np.arange(max(n_steps, 0)), q.shape[0] - 1)]
+    width = q[..., 0] if values.ndim == 1 else q
     lower, upper = values.copy(), values.copy()
     lower[n_fixed:] -= width
     upper[n_fixed:] += width
     return lower, upper
+
+
+def horizon_quantiles(residuals, coverage):
+    """Split-conformal quantiles of free-run residuals by horizon, in doubling bins.
+
+    Parameters
+    ----------
+    residuals : ndarray of shape (n_runs, n_horizons, n_outputs)
+        ``|y - y_hat|`` of held-out free runs at every step (NaN where a run
+        is shorter).
+    coverage : float in (0, 1)
+
+    Returns
+    -------
+    ndarray of shape (n_horizons, n_outputs)
+        Step ``j`` has the quantile of the residuals at steps ``2^b - 1 <= j'
+        < 2^(b+1) - 1`` (bin ``b`` of ``j``), pooled with the next bins until
+        there are enough for ``coverage``; then the running maximum, so that
+        a band never narrows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> residuals = np.abs(np.random.default_rng(0).normal(size=(40, 8, 1))) * np.arange(1, 9)[:, None]
+    >>> q = horizon_quantiles(residuals, 0.9)[:, 0]
+    >>> q.shape, bool(np.all(np.diff(q) >= 0)), bool(q[-1] > 3 * q[0])
+    ((8,), True, True)
+    """
+    n_runs, n_horizons, n_outputs = residuals.shape
+    bins = np.floor(np.log2(np.arange(1, n_horizons + 1))).astype(int)
+    out = np.empty((n_horizons, n_outputs))
+    needed = min_rows(coverage)
+    for b in range(bins[-1] + 1):
+        pooled = b
+        while True:
+            values = residuals[:, (bins >= b) & (bins <= pooled)].reshape(-1, n_outputs)
+            enough = np.all(np.sum(~np.isnan(values), axis=0) >= needed)
+            if enough or pooled == bins[-1]:
+                break
+            pooled += 1
+        quantile = np.empty(n_outputs)
+        for m in range(n_outputs):
+            column = values[:, m]
+            quantile[m] = split_quantile(column[~np.isnan(column)], coverage)[0]
+        out[bins == b] = quantile
+    return np.maximum.accumulate(out, axis=0)
 
 
 def split_off(experiments, fraction, lag):
