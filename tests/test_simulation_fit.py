@@ -207,3 +207,30 @@ def test_intervals_need_held_out_residuals():
         model.predict_interval(u[500:], y[500:], coverage=1.5)
     with pytest.raises(ValueError, match="needs at least"):
         model.predict_interval(u[500:505], y[500:505], coverage=0.9999)
+
+
+def test_lags_chosen_by_the_held_out_free_run():
+    """A second-order system: one lag cannot represent it, and the held-out run says so."""
+    rng = np.random.default_rng(11)
+    n = 1200
+    u = np.repeat(rng.uniform(-1, 1, size=n // 8 + 1), 8)[:n]
+    y = np.zeros(n)
+    for k in range(2, n):
+        y[k] = 1.5 * y[k - 1] - 0.7 * y[k - 2] + 0.4 * np.tanh(u[k - 1])
+    model = NARXRegressor(
+        y_lags="auto",
+        u_lags="auto",
+        estimator=RandomTSRegressor(n_rules=10, normalize=True),
+        random_state=0,
+    ).fit(u, y)
+    assert len(model.narx_.y_lags) >= 2 and model.narx_.y_lags == model.narx_.u_lags
+    from randomts.estimators.narx import LAG_CHOICES
+
+    assert len(model.candidate_errors_) == len(LAG_CHOICES)
+    assert model.simulation_fit_.error == pytest.approx(np.min(model.candidate_errors_), rel=0)
+    with pytest.raises(ValueError, match="Lags 'auto' are chosen by the held-out free run"):
+        NARXRegressor(y_lags="auto", focus="prediction").fit(u, y)
+    only_outputs = NARXRegressor(
+        y_lags="auto", u_lags=1, estimator=RandomTSRegressor(n_rules=5), random_state=0
+    ).fit(u, y)
+    assert only_outputs.narx_.u_lags == (1,)

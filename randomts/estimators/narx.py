@@ -53,12 +53,14 @@ from randomts.estimators.series import (
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fitting.conformal import check_coverage, split_quantile
 
-__all__ = ["FOCUS", "NARXRegressor"]
+__all__ = ["FOCUS", "LAG_CHOICES", "NARXRegressor"]
 
 _OWNER = "NARXRegressor"
 _RECORD = "narx"
 # Starting points of the held-out free runs that calibrate simulate_interval, per record.
 _FREE_RUN_STARTS = 24
+#: The lag counts ``"auto"`` chooses between (``n``: lags ``1..n``).
+LAG_CHOICES = (1, 2, 4, 6)
 #: What the consequents are fitted for.
 FOCUS = ("prediction", "simulation")
 
@@ -84,13 +86,16 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
     Parameters
     ----------
-    y_lags : int or sequence of int, default=2
+    y_lags : int, sequence of int or "auto", default=2
         Output lags: ``n`` means ``y(k-1) ... y(k-n)``; a sequence gives the
-        lags themselves, each ``>= 1``.
-    u_lags : int or sequence of int, default=2
+        lags themselves, each ``>= 1``. ``"auto"``: the count of
+        :data:`~randomts.estimators.narx.LAG_CHOICES` whose held-out free run is best (with
+        ``focus="simulation"``; every count costs a fit). With both lags
+        ``"auto"``, the same count for both.
+    u_lags : int, sequence of int or "auto", default=2
         Input lags: ``n`` means ``u(k-1) ... u(k-n)``; a sequence may
-        include 0 (``u(k)`` acts on ``y(k)`` directly). Not used when ``u``
-        is None.
+        include 0 (``u(k)`` acts on ``y(k)`` directly); ``"auto"`` as for
+        ``y_lags``. Not used when ``u`` is None.
     target : {"increment", "output"}, default="increment"
         What ``f`` predicts: ``y(k) - y(k-1)`` (needs lag 1 in ``y_lags``),
         or ``y(k)``. Either way :meth:`predict` and :meth:`simulate` return
@@ -234,10 +239,27 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ checks
-    def _structure(self, n_inputs, n_outputs):
-        """The NARX structure of the parameters, for data of these sizes."""
-        y_lags = check_lags(self.y_lags, "y_lags", minimum=1, owner=_OWNER)
-        u_lags = check_lags(self.u_lags, "u_lags", minimum=0, owner=_OWNER) if n_inputs else ()
+    def _structures(self, n_inputs, n_outputs):
+        """The NARX structures to fit: that of the lags given, or those ``"auto"`` chooses from."""
+        automatic = [lags == "auto" for lags in (self.y_lags, self.u_lags)]
+        if automatic[0] and automatic[1]:
+            pairs = [(n, n) for n in LAG_CHOICES]
+        elif automatic[0]:
+            pairs = [(n, self.u_lags) for n in LAG_CHOICES]
+        elif automatic[1]:
+            pairs = [(self.y_lags, n) for n in LAG_CHOICES]
+        else:
+            pairs = [(self.y_lags, self.u_lags)]
+        structures = {}
+        for y_lags, u_lags in pairs:
+            narx = self._structure(n_inputs, n_outputs, y_lags, u_lags)
+            structures.setdefault((narx.y_lags, narx.u_lags), narx)
+        return list(structures.values())
+
+    def _structure(self, n_inputs, n_outputs, y_lags, u_lags):
+        """The NARX structure of these lags, for data of these sizes."""
+        y_lags = check_lags(y_lags, "y_lags", minimum=1, owner=_OWNER)
+        u_lags = check_lags(u_lags, "u_lags", minimum=0, owner=_OWNER) if n_inputs else ()
         target = check_option(self.target, "target", TARGETS, owner=_OWNER)
         if not y_lags and not u_lags:
             raise ValueError(
@@ -292,52 +314,61 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         """
         experiments, y_ndim = read_experiments(u, y, "y")
         n_inputs, n_outputs = sizes(experiments)
-        narx = self._structure(n_inputs, n_outputs)
+        structures = self._structures(n_inputs, n_outputs)
         n_folds = check_int(self.n_folds, "n_folds", low=2, owner=_OWNER)
         focus = check_option(self.focus, "focus", FOCUS, owner=_OWNER)
-        candidates = self._candidates(focus)
-        fitted, held_out, horizon, max_iter = experiments, [], None, None
+        if len(structures) > 1 and focus != "simulation":
+            raise ValueError(
+                f"Lags 'auto' are chosen by the held-out free run of focus='simulation'; got "
+                f"focus={self.focus!r} with y_lags={self.y_lags!r}, u_lags={self.u_lags!r}."
+            )
+        horizon = max_iter = None
         if focus == "simulation":
-            for candidate in candidates:
-                if not hasattr(candidate, "draw_antecedents"):
-                    raise ValueError(
-                        f"The 'focus' parameter of {_OWNER} can be 'simulation' only with a "
-                        "randomts estimator (it refines the rules' consequents); got "
-                        f"{type(candidate).__name__}."
-                    )
             horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
             max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
-            fitted, held_out = split_off(experiments, self.validation_fraction, narx.max_lag)
-        X, Y = lagged_rows(narx, fitted)
-        folds = blocked_folds(X.shape[0], n_folds)
         self.simulation_fit_ = None
         errors, best = [], None
-        for candidate in candidates:
-            estimator = candidate
-            if "folds" in inspect.signature(estimator.fit).parameters:
-                estimator.fit(X, Y, folds=folds)
-            else:
-                estimator.fit(X, Y[:, 0] if n_outputs == 1 else Y)
-            rule_base, result = getattr(estimator, "rule_base_", None), None
+        for narx in structures:
+            candidates = self._candidates(focus)
+            fitted, held_out = experiments, []
             if focus == "simulation":
-                mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
-                result = refine_for_simulation(
-                    narx,
-                    rule_base,
-                    fitted,
-                    held_out,
-                    mean=mean,
-                    scale=scale,
-                    alpha=estimator.alpha_,
-                    order=estimator.order,
-                    horizon=horizon,
-                    max_iter=max_iter,
-                )
-                rule_base = result.rule_base
-                errors.append(result.error)
-            if best is None or (result is not None and result.error < best[2].error):
-                best = (estimator, rule_base, result)
-        estimator, rule_base, result = best
+                for candidate in candidates:
+                    if not hasattr(candidate, "draw_antecedents"):
+                        raise ValueError(
+                            f"The 'focus' parameter of {_OWNER} can be 'simulation' only with a "
+                            "randomts estimator (it refines the rules' consequents); got "
+                            f"{type(candidate).__name__}."
+                        )
+                fitted, held_out = split_off(experiments, self.validation_fraction, narx.max_lag)
+            X, Y = lagged_rows(narx, fitted)
+            folds = blocked_folds(X.shape[0], n_folds)
+            for estimator in candidates:
+                if "folds" in inspect.signature(estimator.fit).parameters:
+                    estimator.fit(X, Y, folds=folds)
+                else:
+                    estimator.fit(X, Y[:, 0] if n_outputs == 1 else Y)
+                rule_base, result = getattr(estimator, "rule_base_", None), None
+                if focus == "simulation":
+                    mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
+                    result = refine_for_simulation(
+                        narx,
+                        rule_base,
+                        fitted,
+                        held_out,
+                        mean=mean,
+                        scale=scale,
+                        alpha=estimator.alpha_,
+                        order=estimator.order,
+                        horizon=horizon,
+                        max_iter=max_iter,
+                    )
+                    rule_base = result.rule_base
+                    errors.append(result.error)
+                # the held-out free runs of every structure score the same steps: those after
+                # the common cut of every experiment
+                if best is None or (result is not None and result.error < best[2].error):
+                    best = (estimator, rule_base, result, narx, X, held_out)
+        estimator, rule_base, result, narx, X, held_out = best
         self.simulation_fit_ = result
         self.candidate_errors_ = np.array(errors) if focus == "simulation" else None
         self._interval_scores = None
@@ -364,8 +395,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         :meth:`fit` with ``focus="simulation"`` does it on the held-out
         stretches; use this for a model fitted with ``focus="prediction"``,
         or to calibrate on a longer record. Two kinds of scores are kept, per
-        output: the one-step residuals ``|y(k) - y_hat(k)|`` and the free-run
-        residuals along the record's run from its first ``max_lag_`` outputs.
+        output: the one-step residuals ``|y(k) - y_hat(k)|``, and the free-run
+        residuals by horizon of runs started at several points of the record.
 
         Parameters
         ----------
