@@ -111,7 +111,7 @@ def test_simulation_focus_simulates_better_under_output_noise():
                 run = model.simulate(u[900:], truth[900:901])
             errors[focus].append(float(np.sqrt(np.mean((run[1:] - truth[901:]) ** 2))))
     ratios = np.array(errors["simulation"]) / np.array(errors["prediction"])
-    # measured: 0.84, 0.52, 1.00 (no refinement step kept: the same model), 0.52, 0.63
+    # measured over these seeds: 0.72, 0.61, 0.67, 0.61, 0.85
     assert np.mean(ratios) < 0.85 and np.max(ratios) < 1.1
 
 

@@ -79,11 +79,12 @@ class _Problem:
     def __init__(self, narx, rule_base, mean, scale, order):
         self.narx, self.mean, self.scale, self.order = narx, mean, scale, order
         self.normalize = rule_base.normalize
-        self.centers = (rule_base.centers - mean) / scale
-        self.sigmas = rule_base.sigmas / scale
-        coef = rule_base.coef * scale  # slopes per standardised regressor
-        intercept = rule_base.intercept + np.einsum("imk,k->im", rule_base.coef, mean)
-        self.gamma0 = stack_coefficients(coef, intercept, order=self.order)
+        # the same model of z = (x - mean) / scale: x = mean + scale z
+        self.standardised = rule_base.in_original_units(-mean / scale, 1.0 / scale)
+        self.centers, self.sigmas = self.standardised.centers, self.standardised.sigmas
+        self.gamma0 = stack_coefficients(
+            self.standardised.coef, self.standardised.intercept, order=order
+        )
         self.rule_base = rule_base
         n_lags = len(narx.y_lags)
         # the regressor columns that are lagged outputs: (column, output, lag)
@@ -94,7 +95,7 @@ class _Problem:
         ]
         self.previous = (
             [m * n_lags + narx.y_lags.index(1) for m in range(narx.n_outputs)]
-            if (narx.target == "increment")
+            if narx.target == "increment"
             else []
         )
 
@@ -102,14 +103,8 @@ class _Problem:
         coef, intercept = split_coefficients(
             gamma, self.centers.shape[0], self.centers.shape[1], order=self.order
         )
-        standardised = self.rule_base.replace(
-            centers=self.centers,
-            sigmas=self.sigmas,
-            coef=coef,
-            intercept=intercept,
-            input_range=None,
-        )
-        in_data_units = standardised.in_original_units(self.mean, self.scale)
+        refined = self.standardised.replace(coef=coef, intercept=intercept, input_range=None)
+        in_data_units = refined.in_original_units(self.mean, self.scale)
         return in_data_units.replace(input_range=self.rule_base.input_range)
 
     def run(self, gamma, Y, U, horizon, sensitivities):

@@ -135,9 +135,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     horizon : int, default=200
         Steps of every segment of ``focus="simulation"`` (at most the
         length of the shortest fitted stretch). Longer segments weigh the
-        feedback of more steps: on the cascaded tanks, whose time constants
-        span hundreds of samples, segments of 50 steps let the refined model
-        drift in longer runs (``benchmarks/RESULTS.md``).
+        feedback of more steps; shorter ones keep a model that runs away
+        from running away for long.
     validation_fraction : float, default=0.2
         The last part of every experiment that ``focus="simulation"`` holds
         out to stop on.

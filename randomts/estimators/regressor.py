@@ -404,6 +404,20 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         set_fitted_rule_base(self, rule_base, X.shape[0])
         return self
 
+    def _new_rows(self, X, y):
+        """``(X, Y)`` of rows given to a fitted model, checked against its inputs and outputs."""
+        check_is_fitted(self, "rule_base_")
+        X, y = validate_numeric_data(
+            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
+        )
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if Y.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
+                f"{self.n_outputs_} outputs as in fit."
+            )
+        return X, Y
+
     def _auto_alpha(self):
         return checks.auto_alpha(self)
 
@@ -767,16 +781,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         >>> bool(0.85 < covered < 0.95), round(float(np.mean(upper - lower)), 1)
         (True, 0.7)
         """
-        check_is_fitted(self, "rule_base_")
-        X, y = validate_numeric_data(
-            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
-        )
-        Y = y.reshape(-1, 1) if y.ndim == 1 else y
-        if Y.shape[1] != self.n_outputs_:
-            raise ValueError(
-                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
-                f"{self.n_outputs_} outputs as in fit."
-            )
+        X, Y = self._new_rows(X, y)
         self._conformity = split_scores(self, X, Y)
         return self
 
@@ -973,16 +978,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         import copy
 
-        check_is_fitted(self, "rule_base_")
-        X, y = validate_numeric_data(
-            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
-        )
-        Y = y.reshape(-1, 1) if y.ndim == 1 else y
-        if Y.shape[1] != self.n_outputs_:
-            raise ValueError(
-                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
-                f"{self.n_outputs_} outputs as in fit."
-            )
+        X, Y = self._new_rows(X, y)
         pruned = prune_rules(self, k, X, Y)
         metadata = self.rule_base_.metadata
         new = copy.copy(self)
