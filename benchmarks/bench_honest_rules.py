@@ -10,8 +10,9 @@ For every data set of ``bench_refinement.py`` and every model:
   ``THEN`` part at its own centre from the model's prediction there and from
   the mean of ``y`` over the 10 training rows nearest the centre
   (:func:`randomts.agreement.rule_agreement`), in standard deviations of
-  ``y``: median and largest; and the number of those rules with a width
-  wider than its input's range.
+  ``y``: median and largest; the number of those rules off the data beyond
+  the noise of its mean (``RuleAgreement.off_data``); and the number with a
+  width wider than its input's range.
 
 The mean of 10 rows carries noise of its own: about ``RMSE / sqrt(10)``
 standard deviations when the model's error is the noise. The table gives that
@@ -76,8 +77,16 @@ def honesty(model, X, y):
     found = rule_agreement(rule_base, X, y)
     from_model = np.abs(found.from_model[top]).max(axis=1)
     from_data = np.abs(found.from_data[top]).max(axis=1)
+    off_data = int(found.off_data[top].any(axis=1).sum())
     too_wide = int(found.too_wide[top].any(axis=1).sum())
-    return np.median(from_model), from_model.max(), np.median(from_data), from_data.max(), too_wide
+    return (
+        np.median(from_model),
+        from_model.max(),
+        np.median(from_data),
+        from_data.max(),
+        too_wide,
+        off_data,
+    )
 
 
 def run(names, peers, n_splits=5):
@@ -123,8 +132,8 @@ def tables(rows, names, model_names):
     ]
     honest = [
         "| data set | model | from model: median | largest | from data: median | largest "
-        "| noise floor | too wide |",
-        "|---|---|---|---|---|---|---|---|",
+        "| noise floor | off the data | too wide |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name in names:
         shape = next(v[3] for (d, _), v in rows.items() if d == name and not isinstance(v, str))
@@ -136,11 +145,11 @@ def tables(rows, names, model_names):
                 continue
             cells.append(f"{value[0]:.3f} ({value[1]:.2g} s)")
             if value[2] is not None:
-                fm, fm_max, fd, fd_max, wide = value[2]
+                fm, fm_max, fd, fd_max, wide, off = value[2]
                 floor = value[0] / np.sqrt(10)
                 honest.append(
                     f"| {name} | {model_name} | {fm:.3f} | {fm_max:.3f} | {fd:.3f} | "
-                    f"{fd_max:.3f} | {floor:.3f} | {wide} |"
+                    f"{fd_max:.3f} | {floor:.3f} | {off} | {wide} |"
                 )
         accuracy.append(f"| {name} ({shape[0]} x {shape[1]}) | " + " | ".join(cells) + " |")
     for label, reduce in (("geometric mean", lambda v: np.exp(np.mean(np.log(v)))), ("worst", max)):
@@ -153,8 +162,11 @@ def tables(rows, names, model_names):
             ]
             cells.append(f"{reduce(values):.3f}" if len(values) == len(names) else "n/a")
         accuracy.append(f"| {label} RMSE / random 100 | " + " | ".join(cells) + " |")
-    summary = ["| model | median of medians from model | largest from model | rules too wide |"]
-    summary.append("|---|---|---|---|")
+    summary = [
+        "| model | median of medians from model | largest from model | rules off the data "
+        "| rules too wide |"
+    ]
+    summary.append("|---|---|---|---|---|")
     for model_name in model_names:
         found = [
             rows[name, model_name][2]
@@ -164,7 +176,8 @@ def tables(rows, names, model_names):
         if found:
             summary.append(
                 f"| {model_name} | {np.median([f[0] for f in found]):.3f} | "
-                f"{max(f[1] for f in found):.3f} | {sum(f[4] for f in found)} |"
+                f"{max(f[1] for f in found):.3f} | {sum(f[5] for f in found)} | "
+                f"{sum(f[4] for f in found)} |"
             )
     return "\n".join(accuracy), "\n".join(honest), "\n".join(summary)
 
@@ -178,10 +191,11 @@ def quick_start():
         ("RandomTSRegressor()", RandomTSRegressor(random_state=0)),
         ("RandomTSRegressor.interpretable()", RandomTSRegressor.interpretable(random_state=0)),
     ):
-        fm, fm_max, fd, fd_max, wide = honesty(model.fit(X, y), X, y)
+        fm, fm_max, fd, fd_max, wide, off = honesty(model.fit(X, y), X, y)
         print(
             f"{name}: from the model median {fm:.3f}, largest {fm_max:.3f}; from the data "
-            f"median {fd:.3f}, largest {fd_max:.3f}; {wide} of the top {TOP} too wide"
+            f"median {fd:.3f}, largest {fd_max:.3f}; of the top {TOP}, {off} off the data "
+            f"beyond its noise, {wide} too wide"
         )
 
 

@@ -6,13 +6,19 @@ reader takes the rule to say there. :func:`rule_agreement` sets it beside
 - the **model's** prediction at ``c`` (all rules together), and
 - the **data's** value there: the mean of ``y`` over the
   :data:`NEAREST_ROWS` training rows nearest ``c`` (distances scaled by each
-  input's standard deviation; rows tied with the last one count too),
+  input's standard deviation; rows tied with the last one count too), with
+  its standard error,
 
 both in standard deviations of ``y``, and marks the inputs whose Gaussian
 width exceeds the data's range. A rule whose ``THEN`` part lies more than
-:data:`TOLERANCE` standard deviations from either does not say what happens
-where it lives: in a weighted sum its ``THEN`` part is a term of a sum, and
-with many rules such terms are large and of both signs.
+:data:`TOLERANCE` standard deviations from the model's prediction does not
+say what its model does where it lives: in a weighted sum its ``THEN`` part
+is a term of a sum, and with many rules such terms are large and of both
+signs. From the data it disagrees when it lies beyond :data:`TOLERANCE`
+and beyond :data:`NOISE_FACTOR` standard errors of the data's mean: a mean
+of a few noisy rows is itself uncertain (by about the noise over
+``sqrt(NEAREST_ROWS)``), and a distance within that uncertainty is not
+evidence that the rule is wrong.
 
 Examples
 --------
@@ -36,12 +42,15 @@ import numpy as np
 
 from randomts._validation import check_matrix
 
-__all__ = ["NEAREST_ROWS", "TOLERANCE", "RuleAgreement", "rule_agreement"]
+__all__ = ["NEAREST_ROWS", "NOISE_FACTOR", "TOLERANCE", "RuleAgreement", "rule_agreement"]
 
 #: Training rows averaged for the data's value at a rule's centre.
 NEAREST_ROWS = 10
 #: Distance, in standard deviations of ``y``, beyond which a rule's ``THEN`` part disagrees.
 TOLERANCE = 0.25
+#: Standard errors of the data's mean within which a rule's ``THEN`` part does not disagree
+#: with the data (about a two-sided 95 % band).
+NOISE_FACTOR = 2.0
 
 
 @dataclass(frozen=True)
@@ -56,20 +65,32 @@ class RuleAgreement:
         The model's prediction at the rule's centre.
     data : ndarray of shape (n_rules, n_outputs)
         The mean of ``y`` over the training rows nearest the centre.
+    data_error : ndarray of shape (n_rules, n_outputs)
+        The standard error of ``data``: the standard deviation of those
+        rows' ``y`` over the square root of their number.
     from_model, from_data : ndarray of shape (n_rules, n_outputs)
         ``at_center - model`` and ``at_center - data``, in standard deviations of ``y``.
+    off_model : ndarray of bool, shape (n_rules, n_outputs)
+        ``|from_model| > TOLERANCE``.
+    off_data : ndarray of bool, shape (n_rules, n_outputs)
+        ``|from_data| > TOLERANCE`` and ``|at_center - data| > NOISE_FACTOR *
+        data_error``: farther from the data than the data's own
+        uncertainty.
     too_wide : ndarray of bool, shape (n_rules, n_features)
         Inputs whose width (standard deviation) exceeds the data's range.
     flagged : ndarray of bool, shape (n_rules,)
-        Rules that disagree by more than :data:`TOLERANCE` with the model or
-        the data, or have an input too wide.
+        Rules off the model or off the data for some output, or with an
+        input too wide.
     """
 
     at_center: np.ndarray
     model: np.ndarray
     data: np.ndarray
+    data_error: np.ndarray
     from_model: np.ndarray
     from_data: np.ndarray
+    off_model: np.ndarray
+    off_data: np.ndarray
     too_wide: np.ndarray
     flagged: np.ndarray
 
@@ -115,19 +136,34 @@ def rule_agreement(rule_base, X, y):
     scale = np.where(spread > 0, spread, 1.0)
     k = min(NEAREST_ROWS, X.shape[0])
     data = np.empty_like(at_center)
+    data_error = np.zeros_like(at_center)
     for i, center in enumerate(centers):
         distance = (((X - center) / scale) ** 2).sum(axis=1)
         # the k nearest rows and any tied with the k-th: no row is chosen among equals
         nearest = distance <= np.partition(distance, k - 1)[k - 1]
-        data[i] = Y[nearest].mean(axis=0)
+        rows = Y[nearest]
+        data[i] = rows.mean(axis=0)
+        if rows.shape[0] > 1:
+            data_error[i] = rows.std(axis=0, ddof=1) / np.sqrt(rows.shape[0])
     sd = Y.std(axis=0)
     sd = np.where(sd > 0, sd, 1.0)
     from_model = (at_center - model) / sd
     from_data = (at_center - data) / sd
-    too_wide = rule_base.sigmas > (X.max(axis=0) - X.min(axis=0))
-    flagged = (
-        (np.abs(from_model) > TOLERANCE).any(axis=1)
-        | (np.abs(from_data) > TOLERANCE).any(axis=1)
-        | too_wide.any(axis=1)
+    off_model = np.abs(from_model) > TOLERANCE
+    off_data = (np.abs(from_data) > TOLERANCE) & (
+        np.abs(at_center - data) > NOISE_FACTOR * data_error
     )
-    return RuleAgreement(at_center, model, data, from_model, from_data, too_wide, flagged)
+    too_wide = rule_base.sigmas > (X.max(axis=0) - X.min(axis=0))
+    flagged = off_model.any(axis=1) | off_data.any(axis=1) | too_wide.any(axis=1)
+    return RuleAgreement(
+        at_center,
+        model,
+        data,
+        data_error,
+        from_model,
+        from_data,
+        off_model,
+        off_data,
+        too_wide,
+        flagged,
+    )

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.agreement import NEAREST_ROWS, TOLERANCE, rule_agreement
+from randomts.agreement import NEAREST_ROWS, NOISE_FACTOR, TOLERANCE, rule_agreement
 
 
 def _data(seed=0, n_samples=400):
@@ -22,14 +22,45 @@ def test_the_figures_are_those_of_their_definitions():
         own = rb.coef[i, 0] @ center + rb.intercept[i, 0]
         model = rb.predict(center[None, :])[0, 0]
         distance = (((X - center) / X.std(axis=0)) ** 2).sum(axis=1)
-        data = y[np.argsort(distance)[:NEAREST_ROWS]].mean()  # no ties in random data
+        nearest = y[np.argsort(distance)[:NEAREST_ROWS]]  # no ties in random data
+        data = nearest.mean()
+        error = nearest.std(ddof=1) / np.sqrt(NEAREST_ROWS)
         # each is a short sum of rounded terms: within a few ulps of the terms' sizes
         scale = np.abs(rb.coef[i, 0] * center).sum() + abs(rb.intercept[i, 0]) + abs(model)
         assert found.at_center[i, 0] == pytest.approx(own, abs=8 * np.finfo(float).eps * scale)
         assert found.model[i, 0] == pytest.approx(model, rel=1e-12, abs=1e-12 * scale)
         assert found.data[i, 0] == pytest.approx(data, rel=1e-12, abs=1e-15)
+        assert found.data_error[i, 0] == pytest.approx(error, rel=1e-10, abs=1e-15)
         assert found.from_model[i, 0] == pytest.approx((own - model) / sd, rel=1e-9, abs=1e-9)
     np.testing.assert_array_equal(found.too_wide, rb.sigmas > np.ptp(X, axis=0))
+    np.testing.assert_array_equal(found.off_model, np.abs(found.from_model) > TOLERANCE)
+    beyond_noise = np.abs(found.at_center - found.data) > NOISE_FACTOR * found.data_error
+    np.testing.assert_array_equal(
+        found.off_data, (np.abs(found.from_data) > TOLERANCE) & beyond_noise
+    )
+
+
+def test_the_noise_of_the_data_alone_seldom_raises_a_flag():
+    # 50 rules on the true local lines of y = x, under noise of about 0.9 sd of y: the mean of
+    # 10 noisy rows lies about 0.29 sd from the truth, so a bare tolerance of 0.25 flags about
+    # 4 rules in 10; beyond 2 standard errors (with 9 degrees of freedom) about 8 in 100 are
+    # expected. Over 5 seeds x 50 rules the two rates stand many binomial deviations apart.
+    centers = np.linspace(-0.95, 0.95, 50)[:, None]
+    rules = dict(centers=centers, sigmas=np.full((50, 1), 0.02), coef=np.ones((50, 1, 1)))
+    beyond_tolerance = off_data = wrong_found = 0
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        X = rng.uniform(-1.0, 1.0, size=(4000, 1))
+        y = X[:, 0] + 1.2 * rng.normal(size=4000)
+        found = rule_agreement(RuleBase(**rules, normalize=True), X, y)
+        beyond_tolerance += int((np.abs(found.from_data) > TOLERANCE).sum())
+        off_data += int(found.off_data.sum())
+        # rules wrong by much more than the noise are still found
+        shifted = RuleBase(**rules, intercept=np.full((50, 1), 2 * y.std()), normalize=True)
+        wrong_found += int(rule_agreement(shifted, X, y).off_data.sum())
+    assert beyond_tolerance > 0.25 * 250
+    assert off_data < 0.2 * 250
+    assert wrong_found == 250
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -97,18 +128,17 @@ def test_the_table_has_the_figures_and_the_check():
     table = rb.table(fmt="tsv", precision=None, X=X, y=y)
     header, *rows = [line.split("\t") for line in table.splitlines()]
     header = [cell.strip() for cell in header]
-    assert header[-3:] == ["y: model at c", "y: data at c", "check"]
+    assert header[-4:] == ["y: model at c", "y: data at c", "y: data se", "check"]
     assert len(rows) == rb.n_rules
-    model_at, data_at, check = (header.index(name) for name in header[-3:])
+    model_at, data_at, data_se, check = (header.index(name) for name in header[-4:])
     for row in rows:
         row = row + [""] * (len(header) - len(row))  # an empty last cell may be left out
         i = int(row[0].strip()[1:]) - 1
         # lossless numbers: the figures read back as they were computed
         assert float(row[model_at]) == found.model[i, 0]  # exact: repr reads back the same float
         assert float(row[data_at]) == found.data[i, 0]  # exact: repr reads back the same float
-        assert ("sd from the" in row[check]) == bool(
-            (np.abs(found.from_model[i]) > TOLERANCE).any()
-            or (np.abs(found.from_data[i]) > TOLERANCE).any()
-        )
+        assert float(row[data_se]) == found.data_error[i, 0]  # exact: repr reads back
+        assert ("sd from the model" in row[check]) == bool(found.off_model[i].any())
+        assert ("sd from the data" in row[check]) == bool(found.off_data[i].any())
     with pytest.raises(ValueError, match="'y' parameter needs the data X"):
         rb.table(y=y)

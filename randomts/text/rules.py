@@ -370,11 +370,13 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
         after the rule's number), most important first.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
         With ``X``, the targets: each equation is followed by
-        ``# at c: model m, data d``, the model's prediction at the rule's
-        centre and the data's value there, and ``!`` with what disagrees when
-        the rule's ``THEN`` part lies more than
-        :data:`randomts.agreement.TOLERANCE` standard deviations of ``y``
-        from either, or a width exceeds its input's range in ``X``
+        ``# at c: model m, data d (se e)``, the model's prediction at the
+        rule's centre and the data's value there with its standard error, and
+        ``!`` with what disagrees when the rule's ``THEN`` part lies more
+        than :data:`randomts.agreement.TOLERANCE` standard deviations of
+        ``y`` from the model, or from the data by more than that and more
+        than :data:`randomts.agreement.NOISE_FACTOR` standard errors, or a
+        width exceeds its input's range in ``X``
         (:func:`randomts.agreement.rule_agreement`).
     top : int, optional
         With ``X``: list only the ``top`` most important rules.
@@ -428,13 +430,14 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     if y is not None:
         if X is None:
             raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
-        from randomts.agreement import TOLERANCE, rule_agreement
+        from randomts.agreement import NOISE_FACTOR, TOLERANCE, rule_agreement
 
         checked = rule_agreement(rule_base, X, y)
         lines.append(
-            "# at c: the model's prediction and the data's mean at the rule's centre; "
-            f"! a THEN part more than {format_number(TOLERANCE)} sd of y from either, "
-            "or a width beyond the data's range"
+            "# at c: the model's prediction and the data's mean (its standard error) at the "
+            f"rule's centre; ! a THEN part more than {format_number(TOLERANCE)} sd of y from "
+            f"the model, or from the data beyond that and {format_number(NOISE_FACTOR)} "
+            "standard errors, or a width beyond the data's range"
         )
     for i in order:
         rule = rule_base[int(i)]
@@ -473,16 +476,14 @@ def _sd(distance):
 
 
 def _agreement_problems(rule_base, checked, i, m):
-    """What disagrees for rule ``i`` and output ``m``: distances beyond the tolerance, wide inputs."""
-    from randomts.agreement import TOLERANCE
-
+    """What disagrees for rule ``i`` and output ``m``: distances found off, wide inputs."""
     problems = [
         f"{_sd(distance)} sd from the {what}"
-        for what, distance in (
-            ("model", checked.from_model[i, m]),
-            ("data", checked.from_data[i, m]),
+        for what, distance, off in (
+            ("model", checked.from_model[i, m], checked.off_model[i, m]),
+            ("data", checked.from_data[i, m], checked.off_data[i, m]),
         )
-        if abs(distance) > TOLERANCE
+        if off
     ]
     if m == 0 and checked.too_wide[i].any():
         names = zip(rule_base.input_names, checked.too_wide[i], strict=True)
@@ -492,10 +493,11 @@ def _agreement_problems(rule_base, checked, i, m):
 
 
 def _agreement_note(rule_base, checked, i, m, precision):
-    """``  # at c: model m, data d`` for rule ``i`` and output ``m``, with ``!`` and what disagrees."""
+    """``  # at c: model m, data d (se e)`` for rule ``i``, output ``m``; ``!`` what disagrees."""
     note = (
         f"  # at c: model {format_number(checked.model[i, m], precision)}, "
-        f"data {format_number(checked.data[i, m], precision)}"
+        f"data {format_number(checked.data[i, m], precision)} "
+        f"(se {format_number(checked.data_error[i, m], precision)})"
     )
     problems = _agreement_problems(rule_base, checked, i, m)
     return note + ("; ! " + "; ".join(problems) if problems else "")
@@ -529,9 +531,10 @@ def format_table(
         As in :func:`describe_rules`.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
         With ``X``, the targets: for each output ``y``, the columns
-        ``y: model at c`` and ``y: data at c`` (the model's prediction and
-        the data's value at the rule's centre), and a last column ``check``:
-        what disagrees, as :func:`describe_rules` writes it after ``!``.
+        ``y: model at c``, ``y: data at c`` and ``y: data se`` (the model's
+        prediction and the data's value at the rule's centre, and that
+        value's standard error), and a last column ``check``: what
+        disagrees, as :func:`describe_rules` writes it after ``!``.
 
     Examples
     --------
@@ -567,7 +570,11 @@ def format_table(
 
         checked = rule_agreement(rule_base, X, y)
         for out in rule_base.output_names:
-            headers += [f"{format_name(out)}: model at c", f"{format_name(out)}: data at c"]
+            headers += [
+                f"{format_name(out)}: model at c",
+                f"{format_name(out)}: data at c",
+                f"{format_name(out)}: data se",
+            ]
         headers.append("check")
     rows = []
     for i in order:
@@ -588,6 +595,7 @@ def format_table(
                 row += [
                     format_number(checked.model[i, m], precision),
                     format_number(checked.data[i, m], precision),
+                    format_number(checked.data_error[i, m], precision),
                 ]
                 problems += _agreement_problems(rule_base, checked, int(i), m)
             row.append("; ".join(problems))
