@@ -31,6 +31,7 @@ Usage::
     python benchmarks/bench_honest_rules.py --quick      # the three smallest
     python benchmarks/bench_honest_rules.py --quick-start  # the README's quick start
     python benchmarks/bench_honest_rules.py --cost   # combined against global, 100 rules
+    python benchmarks/bench_honest_rules.py --more-rules --datasets engel concrete Clothing
     PYTHONPATH=/tmp/rts-peers python benchmarks/bench_honest_rules.py --peers
 """
 
@@ -50,8 +51,24 @@ from randomts.agreement import rule_agreement
 TOP = 10
 
 
-def _models(peers):
+def _more_rules():
+    """More rules for the honest setting, and a weighted average of 100 random rules."""
+    return {
+        "random 100": lambda seed: RandomTSRegressor(random_state=seed),
+        "interpretable 10": lambda seed: RandomTSRegressor.interpretable(10, random_state=seed),
+        "interpretable 40": lambda seed: RandomTSRegressor.interpretable(40, random_state=seed),
+        "interpretable 80": lambda seed: RandomTSRegressor.interpretable(80, random_state=seed),
+        "average 100": lambda seed: RandomTSRegressor(normalize=True, random_state=seed),
+        "average 100 combined": lambda seed: RandomTSRegressor(
+            normalize=True, learning="combined", random_state=seed
+        ),
+    }
+
+
+def _models(peers, more=False):
     """``{name: make}``: ``make(seed)`` an unfitted estimator of ours, or a peer's ``fit``."""
+    if more:
+        return _more_rules()
     out = {
         "random 100": lambda seed: RandomTSRegressor(random_state=seed),
         "kmeans 10": lambda seed: RandomTSRegressor(
@@ -89,12 +106,12 @@ def honesty(model, X, y):
     )
 
 
-def run(names, peers, n_splits=5):
+def run(names, peers, n_splits=5, more=False):
     rows = {}
     for name in names:
         X, y = DATASETS[name][0]()
         scale = y.std()
-        for model_name, make in _models(peers).items():
+        for model_name, make in _models(peers, more).items():
             ours = model_name not in PEERS
             errors, times, failure = [], [], None
             folds = KFold(n_splits, shuffle=True, random_state=0).split(X)
@@ -226,14 +243,19 @@ def main():
     parser.add_argument("--peers", action="store_true", help="also pyFUME and anfis-toolbox")
     parser.add_argument("--quick-start", action="store_true", help="the README's quick start")
     parser.add_argument("--cost", action="store_true", help="combined against global fit time")
+    parser.add_argument(
+        "--more-rules",
+        action="store_true",
+        help="interpretable() with 40 and 80 rules, and weighted averages of 100 random rules",
+    )
     args = parser.parse_args()
     if args.quick_start:
         return quick_start()
     if args.cost:
         return cost()
     names = QUICK if args.quick else tuple(args.datasets or DATASETS)
-    rows = run(names, args.peers)
-    accuracy, honest, summary = tables(rows, names, list(_models(args.peers)))
+    rows = run(names, args.peers, more=args.more_rules)
+    accuracy, honest, summary = tables(rows, names, list(_models(args.peers, args.more_rules)))
     print("\nTest RMSE / std(y), shuffled 5-fold CV (mean fit time per fold):\n")
     print(accuracy)
     print(f"\nThe {TOP} rules with the largest share, fitted on every row (std of y):\n")

@@ -181,6 +181,26 @@ def test_rules_by_importance_on_data_with_labels(capsys, data_csv, model_json):
     )
 
 
+def test_rules_checked_against_the_data(capsys, tmp_path, data_csv, model_json):
+    rule_base = randomts.load(model_json).rule_base_
+    header, values = read_csv(data_csv)
+    X, Y = values[:, :2], values[:, 2:]
+    code, out, _ = run(capsys, "rules", model_json, "--data", data_csv, "--top", 3, "--check")
+    assert code == 0
+    assert out.rstrip("\n") == rule_base.to_text(X=X, y=Y, top=3)
+    assert sum("# at c: model " in line for line in out.splitlines()) == 3 * 2  # two outputs
+    code, out, _ = run(
+        capsys, "rules", model_json, "--data", data_csv, "--check", "--format", "tsv"
+    )
+    assert out.rstrip("\n") == rule_base.table(fmt="tsv", X=X, y=Y)
+    code, _, err = run(capsys, "rules", model_json, "--check")
+    assert code == 1 and "--check needs --data" in err
+    inputs_only = tmp_path / "inputs.csv"
+    write_csv(inputs_only, ["x1", "x2"], X)
+    code, _, err = run(capsys, "rules", model_json, "--data", inputs_only, "--check")
+    assert code == 1 and "no output column(s) ['y1', 'y2']" in err
+
+
 def test_rules_options_that_do_not_go_together_say_so(capsys, data_csv, model_json):
     code, _, err = run(capsys, "rules", model_json, "--top", 3)
     assert code == 1 and "--top needs --data" in err

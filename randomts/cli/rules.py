@@ -58,6 +58,13 @@ def add_rules(commands):
         help="with --data, only the K most important rules",
     )
     cmd.add_argument(
+        "--check",
+        action="store_true",
+        help="with --data holding the model's output columns too (by name): set each rule "
+        "beside the model's prediction and the data's mean at its centre, and mark with '!' "
+        "a rule whose THEN part disagrees with either or whose widths exceed the data's range",
+    )
+    cmd.add_argument(
         "--labels",
         type=positive_int,
         nargs="?",
@@ -86,16 +93,26 @@ def handle_rules(args):
     rule_base = load_model(args.model, keep_names=True)
     if args.top is not None and args.data is None:
         raise ValueError("--top needs --data, the data on which the rules are ranked.")
-    X = None
+    if args.check and args.data is None:
+        raise ValueError("--check needs --data, with the model's input and output columns.")
+    X = y = None
     if args.data is not None:
         from randomts.io.csv_data import read_csv, select_columns
 
         header, values = read_csv(args.data)
         X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
+        if args.check and not isinstance(rule_base, FuzzySystem):
+            y = select_columns(
+                header, values, list(rule_base.output_names), what="output column(s)"
+            )
     if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
         unsupported = [
             flag
-            for flag, value in (("--labels", args.labels), ("--intercept", args.intercept))
+            for flag, value in (
+                ("--labels", args.labels),
+                ("--intercept", args.intercept),
+                ("--check", args.check),
+            )
             if value
         ]
         if unsupported:
@@ -123,11 +140,16 @@ def handle_rules(args):
         if args.style != "text" or args.data or args.labels or args.intercept:
             raise ValueError(
                 "--lossless prints the TXT format; it takes no --format, --data, "
-                "--labels or --intercept."
+                "--labels, --intercept or --check."
             )
         return rule_base.to_text(lossless=True)
     options = dict(
-        precision=args.precision, labels=args.labels, centered=not args.intercept, X=X, top=args.top
+        precision=args.precision,
+        labels=args.labels,
+        centered=not args.intercept,
+        X=X,
+        y=y,
+        top=args.top,
     )
     if args.style == "text":
         return rule_base.to_text(**options)

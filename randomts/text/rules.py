@@ -436,7 +436,7 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
         lines.append(
             "# at c: the model's prediction and the data's mean (its standard error) at the "
             f"rule's centre; ! a THEN part more than {format_number(TOLERANCE)} sd of y from "
-            f"the model, or from the data beyond that and {format_number(NOISE_FACTOR)} "
+            f"the model, or from the data beyond that and {format_number(NOISE_FACTOR, 4)} "
             "standard errors, or a width beyond the data's range"
         )
     for i in order:
