@@ -95,13 +95,27 @@ class RuleAgreement:
     flagged: np.ndarray
 
 
-def rule_agreement(rule_base, X, y):
-    """Each rule's ``THEN`` part at its centre beside the model's prediction and the data there.
+def rule_agreement(model, X, y):
+    """Each rule's ``THEN`` part beside the model's prediction and the data where the rule lives.
+
+    For a :class:`~randomts.RuleBase`, where a rule lives is its centre
+    ``c``, the point its text names (``x is about c``): its ``THEN`` part at
+    ``c``, the model's prediction at ``c``, and the mean of ``y`` over the
+    :data:`NEAREST_ROWS` training rows nearest ``c``. For any other
+    Takagi-Sugeno system (a :class:`~randomts.FuzzySystem`: terms of any
+    shape, rules that use some inputs), it is where the rule fires on the
+    data: each figure is a mean over the training rows weighted by the rule's
+    degree there (its ``THEN`` part's value, the model's prediction and
+    ``y``), and the data's standard error is that of a weighted mean. A rule
+    that does not conclude an output has NaN there, and one that fires on no
+    row has NaN everywhere and is flagged.
 
     Parameters
     ----------
-    rule_base : RuleBase
-        The rules (centres, widths and consequents are read).
+    model : RuleBase or FuzzySystem
+        The rules: a rule base's centres, widths and consequents are read; a
+        general system is asked its ``firing_strengths``, ``rule_outputs``
+        and ``predict``.
     X : array-like of shape (n_samples, n_features)
         The training inputs.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
@@ -121,17 +135,66 @@ def rule_agreement(rule_base, X, y):
     >>> found = rule_agreement(summed, X, y)
     >>> found.flagged, found.too_wide[:, 0]
     (array([ True,  True]), array([ True,  True]))
+
+    A hand-made system whose second rule says ``y = 2`` where the data say
+    ``y`` is about ``0.7``:
+
+    >>> from randomts import FuzzySystem
+    >>> from randomts.fuzzy import InputVariable, OutputVariable
+    >>> from randomts.fuzzy.terms import Constant, Ramp
+    >>> system = FuzzySystem(
+    ...     [InputVariable("x", {"low": Ramp(0, -1), "high": Ramp(0, 1)}, range=(-1, 1))],
+    ...     [OutputVariable("y", {"minus": Constant(-0.7), "two": Constant(2.0)}, range=(-1, 2))],
+    ...     ["if x is low then y is minus", "if x is high then y is two"])
+    >>> found = rule_agreement(system, X, y)
+    >>> found.data.round(2).ravel().tolist(), found.flagged.tolist()
+    ([-0.68, 0.68], [False, True])
     """
-    X = check_matrix(X, "X", n_columns=rule_base.n_features, owner="the rule base")
     Y = check_matrix(y, "y", allow_1d=True, column_label="outputs")
-    if Y.shape != (X.shape[0], rule_base.n_outputs):
+    if hasattr(model, "centers"):
+        X = check_matrix(X, "X", n_columns=model.n_features, owner="the rule base")
+    else:
+        X = check_matrix(X, "X", n_columns=model.n_features, owner="the system")
+    if Y.shape != (X.shape[0], model.n_outputs):
         raise ValueError(
-            f"y must have {X.shape[0]} rows (those of X) and {rule_base.n_outputs} output(s); "
+            f"y must have {X.shape[0]} rows (those of X) and {model.n_outputs} output(s); "
             f"got shape {np.shape(y)}."
         )
+    if hasattr(model, "centers"):
+        at_center, predicted, data, data_error = _at_centers(model, X, Y)
+        too_wide = model.sigmas > (X.max(axis=0) - X.min(axis=0))
+    else:
+        at_center, predicted, data, data_error = _where_fired(model, X, Y)
+        too_wide = np.zeros((model.n_rules, model.n_features), dtype=bool)
+    sd = Y.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    from_model = (at_center - predicted) / sd
+    from_data = (at_center - data) / sd
+    off_model = np.abs(from_model) > TOLERANCE
+    off_data = (np.abs(from_data) > TOLERANCE) & (
+        np.abs(at_center - data) > NOISE_FACTOR * data_error
+    )
+    never_fired = np.isnan(data).all(axis=1)
+    flagged = off_model.any(axis=1) | off_data.any(axis=1) | too_wide.any(axis=1) | never_fired
+    return RuleAgreement(
+        at_center,
+        predicted,
+        data,
+        data_error,
+        from_model,
+        from_data,
+        off_model,
+        off_data,
+        too_wide,
+        flagged,
+    )
+
+
+def _at_centers(rule_base, X, Y):
+    """A rule base's figures at its centres: ``THEN`` part, model, data and its standard error."""
     centers = rule_base.centers
     at_center = np.einsum("imk,ik->im", rule_base.coef, centers) + rule_base.intercept
-    model = rule_base.predict(centers)
+    predicted = rule_base.predict(centers)
     spread = X.std(axis=0)
     scale = np.where(spread > 0, spread, 1.0)
     k = min(NEAREST_ROWS, X.shape[0])
@@ -145,25 +208,27 @@ def rule_agreement(rule_base, X, y):
         data[i] = rows.mean(axis=0)
         if rows.shape[0] > 1:
             data_error[i] = rows.std(axis=0, ddof=1) / np.sqrt(rows.shape[0])
-    sd = Y.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)
-    from_model = (at_center - model) / sd
-    from_data = (at_center - data) / sd
-    off_model = np.abs(from_model) > TOLERANCE
-    off_data = (np.abs(from_data) > TOLERANCE) & (
-        np.abs(at_center - data) > NOISE_FACTOR * data_error
-    )
-    too_wide = rule_base.sigmas > (X.max(axis=0) - X.min(axis=0))
-    flagged = off_model.any(axis=1) | off_data.any(axis=1) | too_wide.any(axis=1)
-    return RuleAgreement(
-        at_center,
-        model,
-        data,
-        data_error,
-        from_model,
-        from_data,
-        off_model,
-        off_data,
-        too_wide,
-        flagged,
-    )
+    return at_center, predicted, data, data_error
+
+
+def _where_fired(system, X, Y):
+    """A general system's figures as means weighted by each rule's degree on the rows."""
+    degrees = system.firing_strengths(X)  # (n_samples, n_rules)
+    # only the rows where some rule fires weigh (the model has no output where none does)
+    rows = degrees.sum(axis=1) > 0
+    X, Y, degrees = X[rows], Y[rows], degrees[rows]
+    outputs = system.rule_outputs(X)  # (n_samples, n_rules, n_outputs), NaN: no conclusion
+    predicted_rows = system.predict(X)
+    total = degrees.sum(axis=0)  # (n_rules,)
+    fired = total > 0
+    share = np.divide(degrees, total, out=np.zeros_like(degrees), where=fired)
+    with np.errstate(invalid="ignore"):
+        at_rule = np.einsum("nr,nrm->rm", share, np.where(share[:, :, None] > 0, outputs, 0.0))
+        concludes = ~np.isnan(outputs).all(axis=0)  # (n_rules, n_outputs)
+        at_rule = np.where(concludes & fired[:, None], at_rule, np.nan)
+        predicted = np.where(fired[:, None], share.T @ predicted_rows, np.nan)
+        data = np.where(fired[:, None], share.T @ Y, np.nan)
+        # the standard error of a weighted mean: sqrt(sum w^2 (y - mean)^2) / sum w
+        squares = np.einsum("nr,nrm->rm", share**2, (Y[:, None, :] - data[None, :, :]) ** 2)
+        data_error = np.where(fired[:, None], np.sqrt(squares), np.nan)
+    return at_rule, predicted, data, data_error

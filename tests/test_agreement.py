@@ -142,3 +142,87 @@ def test_the_table_has_the_figures_and_the_check():
         assert ("sd from the data" in row[check]) == bool(found.off_data[i].any())
     with pytest.raises(ValueError, match="'y' parameter needs the data X"):
         rb.table(y=y)
+
+
+def _system():
+    """Two inputs, two outputs; R3 concludes only y2 and fires nowhere on the data below."""
+    from randomts import FuzzySystem
+    from randomts.fuzzy import InputVariable, OutputVariable
+    from randomts.fuzzy.terms import Constant, Linear, Triangle
+
+    return FuzzySystem(
+        [
+            InputVariable(
+                "a",
+                {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2), "far": Triangle(5, 6, 7)},
+                range=(0, 7),
+            ),
+            InputVariable("b", {"any": Triangle(-1, 0.5, 2)}, range=(-1, 2)),
+        ],
+        [
+            OutputVariable(
+                "y1", {"lo": Linear([0.5, 0.0], 0.0), "up": Linear([0.5, 0.0], 0.0)}, range=(0, 1)
+            ),
+            OutputVariable("y2", {"one": Constant(1.0), "nine": Constant(9.0)}, range=(0, 9)),
+        ],
+        [
+            "if a is low and b is any then y1 is lo and y2 is one",
+            "if a is high then y1 is up and y2 is nine",
+            "if a is far then y2 is one",
+        ],
+    )
+
+
+def test_a_general_system_is_checked_where_its_rules_fire():
+    system = _system()
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.uniform(0, 2, 500), rng.uniform(0, 1, 500)])
+    Y = np.column_stack([X[:, 0] / 2 + 0.1 * rng.normal(size=500), np.ones(500)])
+    found = rule_agreement(system, X, Y)
+    degrees = system.firing_strengths(X)
+    outputs = system.rule_outputs(X)
+    predicted = system.predict(X)
+    for r in (0, 1):
+        w = degrees[:, r] / degrees[:, r].sum()
+        for m in range(2):
+            data = w @ Y[:, m]
+            error = np.sqrt(w**2 @ (Y[:, m] - data) ** 2)
+            # weighted means of a few hundred terms of their own size: within 1e-12 of them
+            scale = np.abs(Y[:, m]).max() + np.abs(outputs[:, r, m]).max()
+            assert found.at_center[r, m] == pytest.approx(w @ outputs[:, r, m], abs=1e-12 * scale)
+            assert found.model[r, m] == pytest.approx(w @ predicted[:, m], abs=1e-12 * scale)
+            assert found.data[r, m] == pytest.approx(data, abs=1e-12 * scale)
+            assert found.data_error[r, m] == pytest.approx(error, rel=1e-9, abs=1e-15)
+    # y2 says 9 where the data say 1: off both; y1 follows the data where each rule fires
+    assert found.off_data[1, 1] and found.off_model[1, 1] and not found.off_data[:, 0].any()
+    # R3 concludes only y2 and fires on no row: NaN everywhere, flagged
+    assert np.isnan(found.data[2]).all() and found.flagged[2]
+    assert not found.too_wide.any()
+    assert found.flagged.tolist() == [True, True, True]  # R1 too: the model there mixes in R2's 9
+
+
+def test_a_general_system_prints_its_check():
+    system = _system()
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.uniform(0, 2, 300), rng.uniform(0, 1, 300)])
+    Y = np.column_stack([X[:, 0] / 2, np.ones(300)])
+    found = rule_agreement(system, X, Y)
+    text = system.to_text(precision=3, X=X, y=Y).splitlines()
+    r2 = text.index(next(line for line in text if line.lstrip().startswith("R2")))
+    assert text[r2 + 1].startswith("    # y1: rule ") and text[r2 + 2].startswith(
+        "    # y2: rule 9,"
+    )
+    assert "sd from the data" in text[r2 + 2] and "sd from the data" not in text[r2 + 1]
+    assert any(line == "    # ! fires on no row of the data" for line in text)
+    table = system.table(fmt="tsv", precision=None, X=X, y=Y)
+    header, *rows = [[cell.strip() for cell in line.split("\t")] for line in table.splitlines()]
+    assert header[-9:] == [
+        "y1: rule", "y1: model", "y1: data", "y1: data se",
+        "y2: rule", "y2: model", "y2: data", "y2: data se", "check",
+    ]  # fmt: skip
+    rows = {row[0]: row + [""] * (len(header) - len(row)) for row in rows}
+    assert float(rows["R2"][header.index("y2: data")]) == found.data[1, 1]  # exact: repr
+    assert rows["R3"][header.index("y1: rule")] == ""  # R3 does not conclude y1
+    assert rows["R3"][-1] == "fires on no row of the data"
+    with pytest.raises(ValueError, match="'y' parameter needs the data X"):
+        system.to_text(y=Y)

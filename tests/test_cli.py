@@ -201,6 +201,20 @@ def test_rules_checked_against_the_data(capsys, tmp_path, data_csv, model_json):
     assert code == 1 and "no output column(s) ['y1', 'y2']" in err
 
 
+def test_rules_of_a_general_system_checked_against_the_data(capsys, tmp_path):
+    fis = os.path.join(os.path.dirname(__file__), "..", "docs", "data", "heart_disease_risk.fis")
+    system = randomts.load(fis)
+    rng = np.random.default_rng(0)
+    X = rng.uniform(system.input_range[:, 0], system.input_range[:, 1], size=(200, 2))
+    y = system.predict(X)[:, 0] + rng.normal(size=200)
+    data = tmp_path / "heart.csv"
+    write_csv(data, list(system.input_names) + list(system.output_names), np.column_stack([X, y]))
+    code, out, _ = run(capsys, "rules", fis, "--data", data, "--top", 2, "--check")
+    assert code == 0
+    assert out.rstrip("\n") == system.to_text(X=X, y=y, top=2)
+    assert sum(line.startswith("    # Heart-Disease-Risk: rule ") for line in out.splitlines()) == 2
+
+
 def test_rules_options_that_do_not_go_together_say_so(capsys, data_csv, model_json):
     code, _, err = run(capsys, "rules", model_json, "--top", 3)
     assert code == 1 and "--top needs --data" in err

@@ -61,8 +61,9 @@ def add_rules(commands):
         "--check",
         action="store_true",
         help="with --data holding the model's output columns too (by name): set each rule "
-        "beside the model's prediction and the data's mean at its centre, and mark with '!' "
-        "a rule whose THEN part disagrees with either or whose widths exceed the data's range",
+        "beside the model's prediction and the data's mean where it lives (at its centre for "
+        "random rules, averaged where it fires for a general system), and mark with '!' a "
+        "rule whose THEN part disagrees with either or whose widths exceed the data's range",
     )
     cmd.add_argument(
         "--labels",
@@ -101,18 +102,14 @@ def handle_rules(args):
 
         header, values = read_csv(args.data)
         X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
-        if args.check and not isinstance(rule_base, FuzzySystem):
+        if args.check:
             y = select_columns(
                 header, values, list(rule_base.output_names), what="output column(s)"
             )
     if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
         unsupported = [
             flag
-            for flag, value in (
-                ("--labels", args.labels),
-                ("--intercept", args.intercept),
-                ("--check", args.check),
-            )
+            for flag, value in (("--labels", args.labels), ("--intercept", args.intercept))
             if value
         ]
         if unsupported:
@@ -129,11 +126,12 @@ def handle_rules(args):
             return rule_base.to_text(precision=None)
         with reported_warnings():
             if args.style == "text":
-                return rule_base.to_text(precision=args.precision, X=X, top=args.top)
+                return rule_base.to_text(precision=args.precision, X=X, y=y, top=args.top)
             return rule_base.table(
                 fmt="plain" if args.style == "table" else args.style,
                 precision=args.precision,
                 X=X,
+                y=y,
                 top=args.top,
             )
     if args.lossless:

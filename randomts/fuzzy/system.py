@@ -725,7 +725,7 @@ class FuzzySystem:
         )
 
     # ---------------------------------------------------------------- text
-    def to_text(self, precision=4, *, X=None, top=None) -> str:
+    def to_text(self, precision=4, *, X=None, y=None, top=None) -> str:
         """The system as text: variables with their terms and ranges, then the rules.
 
         Parameters
@@ -736,6 +736,10 @@ class FuzzySystem:
         X : array-like of shape (n_samples, n_features), optional
             Data: list the rules by importance on ``X`` (:meth:`importance`,
             as a percentage after the rule's label), most important first.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+            With ``X``, the targets: each rule followed by its ``THEN`` part,
+            the model's prediction and the data averaged where it fires, and
+            what disagrees (:func:`randomts.agreement.rule_agreement`).
         top : int, optional
             With ``X``: only the ``top`` most important rules.
 
@@ -768,7 +772,7 @@ class FuzzySystem:
         """
         from randomts.text.system import format_system
 
-        return format_system(self, precision, X=X, top=top)
+        return format_system(self, precision, X=X, y=y, top=top)
 
     # ------------------------------------------- analysis (randomts.explain)
     @property
@@ -988,11 +992,13 @@ class FuzzySystem:
 
         return explain(self, x, top=top)
 
-    def table(self, fmt="plain", precision=4, *, X=None, top=None) -> str:
+    def table(self, fmt="plain", precision=4, *, X=None, y=None, top=None) -> str:
         """The rules as a table: one row per rule, the terms it names in columns.
 
         See :func:`randomts.text.system.format_system_table`; with ``X``, an
-        ``importance`` column and the rules most important first.
+        ``importance`` column and the rules most important first; with ``y``
+        too, each rule's ``THEN`` part beside the model and the data where it
+        fires, and a ``check`` column.
 
         Examples
         --------
@@ -1009,4 +1015,4 @@ class FuzzySystem:
         """
         from randomts.text.system import format_system_table
 
-        return format_system_table(self, fmt=fmt, precision=precision, X=X, top=top)
+        return format_system_table(self, fmt=fmt, precision=precision, X=X, y=y, top=top)

@@ -62,6 +62,7 @@ from randomts.text.numbers import format_name, format_number
 from randomts.text.tables import render_table
 
 __all__ = [
+    "agreement_problems",
     "format_rule",
     "format_rules",
     "describe_rules",
@@ -475,8 +476,22 @@ def _sd(distance):
     return f"{distance:.0f}" if distance >= 10 else format_number(distance, 2)
 
 
-def _agreement_problems(rule_base, checked, i, m):
-    """What disagrees for rule ``i`` and output ``m``: distances found off, wide inputs."""
+def agreement_problems(input_names, checked, i, m):
+    """What disagrees for rule ``i`` and output ``m`` of a :class:`~randomts.agreement.RuleAgreement`.
+
+    The distances found off the model or the data, the inputs too wide (with
+    ``m == 0``) and, for a rule that fires on no row, that it does not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> from randomts.agreement import rule_agreement
+    >>> X = np.linspace(-1, 1, 41)[:, None]
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[5.0]], intercept=[[3.0]])
+    >>> agreement_problems(rb.input_names, rule_agreement(rb, X, X[:, 0]), 0, 0)
+    ['5.1 sd from the data', 'wider than the data: x1']
+    """
     problems = [
         f"{_sd(distance)} sd from the {what}"
         for what, distance, off in (
@@ -485,8 +500,10 @@ def _agreement_problems(rule_base, checked, i, m):
         )
         if off
     ]
+    if m == 0 and np.isnan(checked.data[i]).all():
+        problems.append("fires on no row of the data")
     if m == 0 and checked.too_wide[i].any():
-        names = zip(rule_base.input_names, checked.too_wide[i], strict=True)
+        names = zip(input_names, checked.too_wide[i], strict=True)
         wide = [format_name(n) for n, w in names if w]
         problems.append("wider than the data: " + ", ".join(wide))
     return problems
@@ -499,7 +516,7 @@ def _agreement_note(rule_base, checked, i, m, precision):
         f"data {format_number(checked.data[i, m], precision)} "
         f"(se {format_number(checked.data_error[i, m], precision)})"
     )
-    problems = _agreement_problems(rule_base, checked, i, m)
+    problems = agreement_problems(rule_base.input_names, checked, i, m)
     return note + ("; ! " + "; ".join(problems) if problems else "")
 
 
@@ -597,7 +614,7 @@ def format_table(
                     format_number(checked.data[i, m], precision),
                     format_number(checked.data_error[i, m], precision),
                 ]
-                problems += _agreement_problems(rule_base, checked, int(i), m)
+                problems += agreement_problems(rule_base.input_names, checked, int(i), m)
             row.append("; ".join(problems))
         rows.append(row)
     return render_table(headers, rows, fmt)

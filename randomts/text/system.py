@@ -40,6 +40,7 @@ import numpy as np
 
 from randomts._validation import check_int
 from randomts.text.numbers import format_name, format_number
+from randomts.text.rules import agreement_problems
 from randomts.text.tables import render_table
 
 __all__ = ["format_system", "format_system_table", "HEADER"]
@@ -67,7 +68,7 @@ def _equation(term, input_names, precision):
     return text
 
 
-def format_system(system, precision=4, *, X=None, top=None) -> str:
+def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     """The text of ``system`` (see the module docstring); ``precision=None`` is lossless.
 
     Parameters
@@ -82,6 +83,12 @@ def format_system(system, precision=4, *, X=None, top=None) -> str:
         (:func:`randomts.importance.rule_importance`, shown as a percentage
         after the rule's label), most important first, under a ``#`` line
         that says so.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+        With ``X``, the targets: after each rule, for every output it
+        concludes, ``# <output>: rule r, model m, data d (se e)``, the rule's
+        ``THEN`` part, the model's prediction and ``y`` averaged where the
+        rule fires (weighted by its degree on each row), and ``!`` with what
+        disagrees (:func:`randomts.agreement.rule_agreement`).
     top : int, optional
         With ``X``: list only the ``top`` most important rules, and say in a
         last ``#`` line how many were left out and their share.
@@ -111,6 +118,7 @@ def format_system(system, precision=4, *, X=None, top=None) -> str:
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
     order, importance = _ranking(system, X, top)
+    checked = _checked(system, X, y)
 
     def number(value):
         return format_number(value, precision)
@@ -148,12 +156,53 @@ def format_system(system, precision=4, *, X=None, top=None) -> str:
             "  # most important first: R<k> (p%) holds p% of the absolute contributions "
             f"on {np.shape(X)[0]} samples"
         )
+    if checked is not None:
+        from randomts.agreement import NOISE_FACTOR, TOLERANCE
+
+        lines.append(
+            "  # where a rule fires (means weighted by its degree on the data): its THEN part, "
+            "the model's prediction and the data's mean (its standard error); ! more than "
+            f"{format_number(TOLERANCE, 4)} sd of y from the model, or from the data beyond that "
+            f"and {format_number(NOISE_FACTOR, 4)} standard errors"
+        )
     for i in order:
         lines.append(f"  {_label(i, importance)}: {system.rules[i].to_text(precision)}")
+        if checked is not None:
+            lines += _agreement_lines(system, checked, int(i), precision)
     hidden = system.n_rules - len(order)
     if hidden:
         lines.append(f"  # ... {_not_shown(hidden, importance, order)}")
     return "\n".join(lines)
+
+
+def _checked(system, X, y):
+    """The :func:`~randomts.agreement.rule_agreement` of ``system`` on ``(X, y)``, or None."""
+    if y is None:
+        return None
+    if X is None:
+        raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
+    from randomts.agreement import rule_agreement
+
+    return rule_agreement(system, X, y)
+
+
+def _agreement_lines(system, checked, i, precision):
+    """``# <output>: rule r, model m, data d (se e)`` lines of rule ``i``, with ``!`` problems."""
+    if np.isnan(checked.data[i]).all():
+        return ["    # ! fires on no row of the data"]
+    lines = []
+    for m, name in enumerate(system.output_names):
+        if np.isnan(checked.at_center[i, m]):
+            continue  # the rule does not conclude this output
+        line = (
+            f"    # {format_name(name)}: rule {format_number(checked.at_center[i, m], precision)}, "
+            f"model {format_number(checked.model[i, m], precision)}, "
+            f"data {format_number(checked.data[i, m], precision)} "
+            f"(se {format_number(checked.data_error[i, m], precision)})"
+        )
+        problems = agreement_problems(system.input_names, checked, i, m)
+        lines.append(line + ("; ! " + "; ".join(problems) if problems else ""))
+    return lines
 
 
 def _ranking(system, X, top):
@@ -207,7 +256,7 @@ def _after_is(proposition, precision=None):
     return text[len(format_name(proposition.variable)) + len(" is ") :]
 
 
-def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -> str:
+def format_system_table(system, fmt="plain", precision=4, *, X=None, y=None, top=None) -> str:
     """The rules of a system as a table: one row per rule, the terms it names in columns.
 
     Columns: ``rule``; with ``X``, ``importance`` (the rule's share of the
@@ -232,6 +281,13 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -
         writes every digit.
     X, top
         As in :func:`format_system`.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+        With ``X``, the targets: for each output ``y``, the columns ``y:
+        rule``, ``y: model``, ``y: data`` and ``y: data se`` (the rule's
+        ``THEN`` part, the model's prediction and the data's mean, with its
+        standard error, averaged where the rule fires; empty where the rule
+        does not conclude ``y``), and a last column ``check``: what
+        disagrees, as :func:`format_system` writes it after ``!``.
 
     Examples
     --------
@@ -252,6 +308,7 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
     order, importance = _ranking(system, X, top)
+    checked = _checked(system, X, y)
     clauses = [_clauses_by_input(rule) for rule in system.rules]
     flat = all(by_input is not None for by_input in clauses)
     uses_or = any(getattr(rule.antecedent, "operator", "and") == "or" for rule in system.rules)
@@ -264,6 +321,11 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -
         headers.append("if")
     headers += [f"then {format_name(name)} is" for name in system.output_names]
     headers += ["weight"] if weighted else []
+    if checked is not None:
+        for name in system.output_names:
+            name = format_name(name)
+            headers += [f"{name}: rule", f"{name}: model", f"{name}: data", f"{name}: data se"]
+        headers.append("check")
     rows = []
     for i in order:
         rule = system.rules[i]
@@ -286,5 +348,14 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, top=None) -
         ]
         if weighted:
             row.append(format_number(rule.weight, precision))
+        if checked is not None:
+            problems = []
+            for m in range(system.n_outputs):
+                figures = (checked.at_center, checked.model, checked.data, checked.data_error)
+                concluded = not np.isnan(checked.at_center[i, m])
+                row += [format_number(f[i, m], precision) if concluded else "" for f in figures]
+                if concluded or m == 0:
+                    problems += agreement_problems(system.input_names, checked, int(i), m)
+            row.append("; ".join(problems))
         rows.append(row)
     return render_table(headers, rows, fmt)
