@@ -20,6 +20,10 @@ of a few noisy rows is itself uncertain (by about the noise over
 ``sqrt(NEAREST_ROWS)``), and a distance within that uncertainty is not
 evidence that the rule is wrong.
 
+A general :class:`~randomts.FuzzySystem` names no centre: its rules are
+checked where they fire, each figure a mean over the training rows weighted
+by the rule's degree on them.
+
 Examples
 --------
 >>> import numpy as np
@@ -60,11 +64,13 @@ class RuleAgreement:
     Attributes
     ----------
     at_center : ndarray of shape (n_rules, n_outputs)
-        The rule's ``THEN`` part at its own centre.
+        The rule's ``THEN`` part at its own centre (a general system: its
+        mean where the rule fires; NaN for an output it does not conclude).
     model : ndarray of shape (n_rules, n_outputs)
-        The model's prediction at the rule's centre.
+        The model's prediction at the rule's centre (or where it fires).
     data : ndarray of shape (n_rules, n_outputs)
-        The mean of ``y`` over the training rows nearest the centre.
+        The mean of ``y`` over the training rows nearest the centre (or
+        weighted by the rule's degree on them).
     data_error : ndarray of shape (n_rules, n_outputs)
         The standard error of ``data``: the standard deviation of those
         rows' ``y`` over the square root of their number.
@@ -150,17 +156,16 @@ def rule_agreement(model, X, y):
     >>> found.data.round(2).ravel().tolist(), found.flagged.tolist()
     ([-0.68, 0.68], [False, True])
     """
+    rule_base = hasattr(model, "centers")  # else a general system, by what it answers
+    owner = "the rule base" if rule_base else "the system"
+    X = check_matrix(X, "X", n_columns=model.n_features, owner=owner)
     Y = check_matrix(y, "y", allow_1d=True, column_label="outputs")
-    if hasattr(model, "centers"):
-        X = check_matrix(X, "X", n_columns=model.n_features, owner="the rule base")
-    else:
-        X = check_matrix(X, "X", n_columns=model.n_features, owner="the system")
     if Y.shape != (X.shape[0], model.n_outputs):
         raise ValueError(
             f"y must have {X.shape[0]} rows (those of X) and {model.n_outputs} output(s); "
             f"got shape {np.shape(y)}."
         )
-    if hasattr(model, "centers"):
+    if rule_base:
         at_center, predicted, data, data_error = _at_centers(model, X, Y)
         too_wide = model.sigmas > (X.max(axis=0) - X.min(axis=0))
     else:
