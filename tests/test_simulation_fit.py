@@ -334,3 +334,33 @@ def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
     assert model.simulation_fit_.error == np.min(model.candidate_errors_)
     with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
         NARXRegressor(1, 1, selection_blocks=0).fit(u, measured)
+
+
+def _options(errors, n_rules):
+    """Options as NARXRegressor._choose reads them: rules of these sizes, errors by block."""
+    options = []
+    for row, rules in zip(errors, n_rules, strict=True):
+        rule_base = RuleBase.random(n_features=2, n_rules=rules, random_state=0)
+        options.append((None, rule_base, None, None, None, None, np.array(row, dtype=float)))
+    return options
+
+
+def test_a_more_complex_option_is_kept_only_where_it_wins_beyond_the_noise():
+    choose = NARXRegressor._choose
+    simple = [0.66, 0.44, 0.40, 0.29, 0.93]
+    # better on every block, by a factor about 2: kept, whatever the order given
+    better = [e / 2 for e in simple]
+    assert choose(_options([better, simple], [10, 1])) == 0
+    assert choose(_options([simple, better], [1, 10])) == 1
+    # far better on the last block only, worse on every other: the simple one is kept
+    lucky = [0.69, 0.85, 0.44, 0.84, 0.30]
+    assert choose(_options([lucky, simple], [10, 1])) == 1
+    # a run that diverged on one block is not kept
+    diverged = [e / 2 for e in simple[:4]] + [np.inf]
+    assert choose(_options([diverged, simple], [10, 1])) == 1
+    # one block: the least error on it
+    assert choose(_options([[0.5], [0.6]], [10, 1])) == 0
+    # each step up is judged against the option kept so far
+    middle = [e / 2 for e in simple]
+    large = [e / 1.9 for e in simple]  # no better than the middle one
+    assert choose(_options([large, middle, simple], [100, 10, 1])) == 1

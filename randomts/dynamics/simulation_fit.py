@@ -34,6 +34,7 @@ The antecedents stay as drawn. The work is done in standardised regressors
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -336,7 +337,12 @@ def refine_for_simulation(
             shifted = H.copy()
             shifted[np.diag_indices_from(shifted)] += damping
             try:
-                delta = scipy.linalg.solve(shifted, -gradient, assume_a="pos", check_finite=False)
+                # an ill-conditioned step is judged by its objective, as any other: no warning
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
+                    delta = scipy.linalg.solve(
+                        shifted, -gradient, assume_a="pos", check_finite=False
+                    )
             except (np.linalg.LinAlgError, ValueError):
                 damping *= 10.0
                 continue
