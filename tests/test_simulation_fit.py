@@ -262,6 +262,10 @@ def test_earlier_blocks_hold_out_each_block_and_fit_on_the_rest():
         assert covered == list(range(Y_fit.shape[0]))
     with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
         earlier_blocks(experiments, fitted, 40, lag)
+    # two blocks of a record whose held-out end is too short to fit on
+    short = [(None, np.arange(8.0)[:, None])]
+    with pytest.raises(ValueError, match="leaves nothing to fit on when block 0 is held out"):
+        earlier_blocks(short, [(None, short[0][1][:5])], 2, lag)
 
 
 def test_a_long_held_out_stretch_runs_in_pieces_from_measured_outputs():

@@ -347,6 +347,12 @@ def earlier_blocks(experiments, fitted, n_blocks, lag):
             for a, b in ((0, start), (stop, Y.shape[0])):
                 if b - a > lag + 1:
                     train.append((None if U is None else U[a:b], Y[a:b]))
+        if not train:
+            raise ValueError(
+                f"The 'selection_blocks' parameter of {_OWNER} leaves nothing to fit on when "
+                f"block {block} is held out: the rest of every experiment has {lag + 1} steps "
+                f"or fewer. Got selection_blocks={n_blocks}; use more blocks, or 1."
+            )
         folds.append((train, held))
     return folds
 
