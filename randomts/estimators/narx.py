@@ -181,9 +181,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         estimator fitted, in the order above (``inf`` for a run that
         diverged); with lags ``"auto"``, for every lag count in turn.
     selection_errors_ : ndarray of shape (n_candidates, selection_blocks) or None
-        The free-run RMSE of every estimator on every block of the
-        cross-validation that chose (``selection_blocks``), in time order,
-        the last being ``candidate_errors_``; None without a choice.
+        The free-run RMSE of every estimator (rows as in
+        ``candidate_errors_``) on every block of the cross-validation that
+        chose (``selection_blocks``), in time order, the last column being
+        ``candidate_errors_``; None without a choice or with one block.
     rule_base_ : RuleBase
         The fitted rules (of a randomts estimator), e.g.
         ``IF y(k-1) is ... AND u(k-1) is ... THEN y(k)-y(k-1) = ...``.
