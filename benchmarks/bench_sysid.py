@@ -20,6 +20,10 @@ Run::
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=/tmp/rts-sysid \\
         python benchmarks/bench_sysid.py ../shared/data/sysid
+
+``--only tanks|silverbox|gas`` and ``--lags 6,6`` run a part; ``--selection-blocks 1``
+chooses the estimator by the held-out end alone; ``--no-prediction`` skips the
+``focus="prediction"`` rows; ``--auto-lags`` and ``--intervals`` run the other tables.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from randomts.estimators.narx import LAG_CHOICES
 from randomts.exceptions import RandomTSWarning
 
 SEEDS = (0, 1, 2)
+# parameters of every focus="simulation" fit, from the command line (--selection-blocks)
+EXTRA = {}
 # the estimators NARXRegressor's defaults fit and choose from, in order
 CANDIDATES = ("100 random rules", "10 interpretable rules", "1 rule (linear)")
 
@@ -88,6 +94,7 @@ def frols_free_run(y_lags, u_lags, u_fit, y_fit, u_run, y_init, n_terms):
 
 def narx_runs(params, u_fit, y_fit, u_run, y_init, seeds=SEEDS):
     """Free runs of NARXRegressor(**params) for every seed, with the fit times."""
+    params = {**EXTRA, **params} if params.get("focus") != "prediction" else params
     runs, times = [], []
     for seed in seeds:
         start = time.perf_counter()
@@ -98,10 +105,19 @@ def narx_runs(params, u_fit, y_fit, u_run, y_init, seeds=SEEDS):
         times.append(time.perf_counter() - start)
         runs.append(run)
         if model.candidate_errors_ is not None and len(model.candidate_errors_) > 1:
-            kept = int(np.argmin(model.candidate_errors_))
+            kept = {100: 0, 10: 1, 1: 2}.get(model.rule_base_.n_rules)
+            blocks = model.selection_errors_
             print(
-                f"    seed {seed}: kept {CANDIDATES[kept]} (held-out RMSE of each: "
-                f"{', '.join(f'{e:.4g}' for e in model.candidate_errors_)})",
+                f"    seed {seed}: kept {CANDIDATES[kept] if kept is not None else '?'} "
+                f"(free-run RMSE of each on the held-out end: "
+                f"{', '.join(f'{e:.4g}' for e in model.candidate_errors_)}"
+                + (
+                    ""
+                    if blocks is None
+                    else "; on every block: "
+                    + "; ".join(" ".join(f"{e:.3g}" for e in row) for row in blocks)
+                )
+                + ")",
                 flush=True,
             )
     return runs, times
@@ -229,7 +245,7 @@ def automatic_lags(folder):
     print("Cascaded tanks, lags 'auto': free-run RMSE on the validation record (V)")
     for seed in SEEDS:
         start = time.perf_counter()
-        model = NARXRegressor("auto", "auto", random_state=seed).fit(ue, ye)
+        model = NARXRegressor("auto", "auto", random_state=seed, **EXTRA).fit(ue, ye)
         seconds = time.perf_counter() - start
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RandomTSWarning)
@@ -309,19 +325,42 @@ def main():
     parser.add_argument(
         "--auto-lags", action="store_true", help="the cascaded tanks with lags 'auto' instead"
     )
+    parser.add_argument(
+        "--selection-blocks",
+        type=int,
+        default=None,
+        help="selection_blocks of every focus='simulation' fit (default: the estimator's)",
+    )
+    parser.add_argument(
+        "--no-prediction", action="store_true", help="skip the focus='prediction' rows"
+    )
+    parser.add_argument(
+        "--lags", default=None, help="only the configurations of these lags, e.g. 6,6"
+    )
     args = parser.parse_args()
+    if args.selection_blocks is not None:
+        EXTRA["selection_blocks"] = args.selection_blocks
     if args.intervals:
         return interval_coverage(args.folder)
     if args.auto_lags:
         return automatic_lags(args.folder)
     variants = (("focus='prediction'", {"focus": "prediction"}), ("defaults", {}))
+    if args.no_prediction:
+        variants = variants[1:]
     configurations = {
         "tanks": [
             (name, lags, params) for lags in ((2, 2), (4, 4), (6, 6)) for name, params in variants
         ],
-        "silverbox": [(name, (4, 4), params) for name, params in variants],
+        "silverbox": [
+            (name, lags, params) for lags in ((4, 4), (6, 6)) for name, params in variants
+        ],
         "gas": [(name, lags, params) for lags in ((2, 2), (4, 6)) for name, params in variants],
     }
+    if args.lags is not None:
+        chosen = tuple(int(n) for n in args.lags.split(","))
+        configurations = {
+            key: [c for c in values if c[1] == chosen] for key, values in configurations.items()
+        }
     runners = {"tanks": cascaded_tanks, "silverbox": silverbox, "gas": gas_furnace}
     for key, runner in runners.items():
         if args.only in (None, key):

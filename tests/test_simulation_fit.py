@@ -10,6 +10,7 @@ import pytest
 from randomts import NARXRegressor, RandomTSRegressor, RuleBase
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.simulation_fit import _Problem, refine_for_simulation
+from randomts.estimators.series import blocked_folds, earlier_blocks, split_off
 from randomts.exceptions import RandomTSWarning
 
 
@@ -209,8 +210,8 @@ def test_intervals_need_held_out_residuals():
         model.predict_interval(u[500:505], y[500:505], coverage=0.9999)
 
 
-def test_lags_chosen_by_the_held_out_free_run():
-    """A second-order system: one lag cannot represent it, and the held-out run says so."""
+def test_lags_chosen_by_the_free_run():
+    """A second-order system: one lag cannot represent it, and the held-out runs say so."""
     rng = np.random.default_rng(11)
     n = 1200
     u = np.repeat(rng.uniform(-1, 1, size=n // 8 + 1), 8)[:n]
@@ -227,10 +228,143 @@ def test_lags_chosen_by_the_held_out_free_run():
     from randomts.estimators.narx import LAG_CHOICES
 
     assert len(model.candidate_errors_) == len(LAG_CHOICES)
-    assert model.simulation_fit_.error == pytest.approx(np.min(model.candidate_errors_), rel=0)
+    assert model.selection_errors_.shape == (len(LAG_CHOICES), 5)
     with pytest.raises(ValueError, match="Lags 'auto' are chosen by the held-out free run"):
         NARXRegressor(y_lags="auto", focus="prediction").fit(u, y)
     only_outputs = NARXRegressor(
         y_lags="auto", u_lags=1, estimator=RandomTSRegressor(n_rules=5), random_state=0
     ).fit(u, y)
     assert only_outputs.narx_.u_lags == (1,)
+
+
+def test_earlier_blocks_hold_out_each_block_and_fit_on_the_rest():
+    rng = np.random.default_rng(0)
+    experiments = [(rng.normal(size=(n, 1)), rng.normal(size=(n, 1))) for n in (103, 61)]
+    lag = 2
+    fitted, _ = split_off(experiments, 0.2, lag)
+    folds = earlier_blocks(experiments, fitted, 5, lag)
+    assert len(folds) == 4
+    for index, ((_, Y), (_, Y_fit)) in enumerate(zip(experiments, fitted, strict=True)):
+        labels = blocked_folds(Y_fit.shape[0], 4)
+        covered = []
+        for block, (train, held) in enumerate(folds):
+            steps = np.flatnonzero(labels == block)
+            # the held-out block of this experiment, after its initial outputs
+            _, Y_held = held[index]
+            first = max(int(steps[0]) - lag, 0)
+            assert np.array_equal(Y_held, Y[first : steps[-1] + 1])
+            covered.extend(steps.tolist())
+            # no fitted stretch holds a step of any held-out block
+            for _, Y_train in train:
+                for _, Y_other in held:
+                    shared = np.isin(Y_train[:, 0], Y_other[lag:, 0])
+                    assert not shared.any()
+        assert covered == list(range(Y_fit.shape[0]))
+    with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
+        earlier_blocks(experiments, fitted, 40, lag)
+    # two blocks of a record whose held-out end is too short to fit on
+    short = [(None, np.arange(8.0)[:, None])]
+    with pytest.raises(ValueError, match="leaves nothing to fit on when block 0 is held out"):
+        earlier_blocks(short, [(None, short[0][1][:5])], 2, lag)
+
+
+def test_a_long_held_out_stretch_runs_in_pieces_from_measured_outputs():
+    u, _, measured = _system(4, n=700)
+    narx = NARX(y_lags=2, u_lags=1, target="increment")
+    X, Y = narx.regressors(measured[None, :300, 0], u[None, :300, 0])
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    rules = RuleBase.random(n_features=3, n_rules=6, normalize=True, random_state=0)
+    rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
+    rules = rules.fit_consequents(X, Y, alpha=1e-4)
+    horizon = 20  # pieces of at most 5 * 20 steps: the 300 held-out steps are 3 runs of 100
+    held = (u[398:700], measured[398:700])
+    result = refine_for_simulation(
+        narx,
+        rules,
+        [(u[:300], measured[:300])],
+        [held],
+        mean=mean,
+        scale=scale,
+        alpha=1e-4,
+        horizon=horizon,
+        max_iter=0,
+    )
+    squares = []
+    for start in (0, 100, 200):
+        window = slice(start, start + 2 + 100)
+        run = narx.free_run(rules, held[1][None, window][:, :2], held[0][None, window], n_steps=100)
+        squares.append((run.outputs[0, 2:] - held[1][window][2:]) ** 2)
+    expected = float(np.sqrt(np.mean(squares)))
+    # the same runs in standardised units: equal up to rounding
+    assert result.start_error == pytest.approx(expected, rel=1e-9)
+
+
+def _linear_system(seed, n=500, noise=0.05):
+    rng = np.random.default_rng(seed)
+    u = np.repeat(rng.uniform(-1, 1, size=n // 10 + 1), 10)[:n]
+    y = np.zeros(n)
+    for k in range(1, n):
+        y[k] = 0.8 * y[k - 1] + 0.3 * u[k - 1]
+    return u, y, y + noise * rng.normal(size=n)
+
+
+def test_the_free_run_on_blocks_chooses_no_worse_than_the_linear_model_of_a_linear_system():
+    """A flexible estimator is kept only where it wins beyond the noise of the blocks."""
+    kept, ratios = [], []
+    for seed in range(4):
+        u, truth, measured = _linear_system(seed)
+        model = NARXRegressor(1, 1, random_state=seed).fit(u[:400], measured[:400])
+        assert model.selection_errors_.shape == (3, 5)
+        assert np.array_equal(model.selection_errors_[:, -1], model.candidate_errors_)
+        linear = NARXRegressor(
+            1, 1, estimator=RandomTSRegressor(n_rules=1, normalize=True), random_state=seed
+        ).fit(u[:400], measured[:400])
+        errors = []
+        for fitted in (model, linear):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RandomTSWarning)
+                run = fitted.simulate(u[400:], truth[400:401])
+            errors.append(float(np.sqrt(np.mean((run[1:] - truth[401:]) ** 2))))
+        kept.append(model.rule_base_.n_rules)
+        ratios.append(errors[0] / errors[1])
+    assert max(ratios) < 1.5 and np.mean(ratios) < 1.2
+    assert kept.count(1) >= 3
+
+
+def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
+    u, _, measured = _system(5, n=500)
+    model = NARXRegressor(1, 1, selection_blocks=1, random_state=0).fit(u, measured)
+    assert model.selection_errors_ is None
+    assert model.simulation_fit_.error == np.min(model.candidate_errors_)
+    with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
+        NARXRegressor(1, 1, selection_blocks=0).fit(u, measured)
+
+
+def _options(errors, n_rules):
+    """Options as NARXRegressor._choose reads them: rules of these sizes, errors by block."""
+    options = []
+    for row, rules in zip(errors, n_rules, strict=True):
+        rule_base = RuleBase.random(n_features=2, n_rules=rules, random_state=0)
+        options.append((None, rule_base, None, None, None, None, np.array(row, dtype=float)))
+    return options
+
+
+def test_a_more_complex_option_is_kept_only_where_it_wins_beyond_the_noise():
+    choose = NARXRegressor._choose
+    simple = [0.66, 0.44, 0.40, 0.29, 0.93]
+    # better on every block, by a factor about 2: kept, whatever the order given
+    better = [e / 2 for e in simple]
+    assert choose(_options([better, simple], [10, 1])) == 0
+    assert choose(_options([simple, better], [1, 10])) == 1
+    # far better on the last block only, worse on every other: the simple one is kept
+    lucky = [0.69, 0.85, 0.44, 0.84, 0.30]
+    assert choose(_options([lucky, simple], [10, 1])) == 1
+    # a run that diverged on one block is not kept
+    diverged = [e / 2 for e in simple[:4]] + [np.inf]
+    assert choose(_options([diverged, simple], [10, 1])) == 1
+    # one block: the least error on it
+    assert choose(_options([[0.5], [0.6]], [10, 1])) == 0
+    # each step up is judged against the option kept so far
+    middle = [e / 2 for e in simple]
+    large = [e / 1.9 for e in simple]  # no better than the middle one
+    assert choose(_options([large, middle, simple], [100, 10, 1])) == 1

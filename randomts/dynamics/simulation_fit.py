@@ -23,7 +23,10 @@ multi-step runs, as MATLAB's ``nlarx`` does with ``Focus="simulation"``:
   experiment is not fitted; after every step the model runs freely over it
   from measured initial outputs, and the best model on it is kept, the
   one-step start included, so that the result is never worse than the start
-  on that stretch.
+  on that stretch. A stretch longer than five segments runs in pieces of
+  nearly equal length, at most five segments each, every piece from the
+  measured outputs before it and all side by side: the steps of one long
+  run cost far more than the width of several.
 
 The antecedents stay as drawn. The work is done in standardised regressors
 (those the estimators fit in), where the penalty ``alpha`` has its meaning.
@@ -46,6 +49,8 @@ __all__ = ["SimulationFit", "refine_for_simulation"]
 # Residuals (segments x steps x outputs) of one Gauss-Newton system at the most: segments
 # beyond are subsampled evenly.
 _MAX_RESIDUALS = 12_000
+# A held-out stretch runs freely in pieces of at most this many segments' steps, side by side.
+_RUN_SEGMENTS = 5
 
 
 @dataclass(frozen=True)
@@ -58,8 +63,9 @@ class SimulationFit:
         The refined rules, in the units of the data (the start if nothing was
         better on the held-out stretch).
     start_error, error : float
-        Free-run RMSE on the held-out stretch of the one-step start and of
-        the result (``error <= start_error``); NaN without a held-out stretch.
+        Free-run RMSE on the held-out stretch (in pieces of at most five
+        segments) of the one-step start and of the result (``error <=
+        start_error``); NaN without a held-out stretch.
     iterations : int
         Levenberg-Marquardt steps taken.
     best_iteration : int
@@ -178,20 +184,44 @@ def _segments(narx, experiments, horizon):
     return Y, U
 
 
-def _held_out_error(narx, rule_base, held_out):
-    """Free-run RMSE over the held-out stretches, each from its measured initial outputs."""
-    squares, count = 0.0, 0
+def _held_out_runs(narx, held_out, longest):
+    """The held-out stretches as runs of at most ``longest`` steps, to be run side by side.
+
+    Returns ``(Y, U, counted)``: windows of ``max_lag`` measured initial
+    outputs and as many steps as the longest run (``Y`` of shape ``(n_runs,
+    max_lag + n_steps, n_outputs)``, ``U`` alike or None), a stretch cut into
+    runs of nearly equal length, every run from the measured outputs before
+    it; ``counted`` ``(n_runs, n_steps)`` marks the steps that are data
+    (a shorter run's inputs are padded with its last input, not counted).
+    """
     lag = narx.max_lag
+    pieces = []
     for U, Y in held_out:
-        run = narx.free_run(
-            rule_base, Y[None, :lag], None if U is None else U[None], n_steps=Y.shape[0] - lag
-        )
-        error = run.outputs[0, lag:] - Y[lag:]
-        if run.divergence_step[0] >= 0 or not np.all(np.isfinite(error)):
-            return np.inf
-        squares += float(np.sum(error**2))
-        count += error.size
-    return float(np.sqrt(squares / count))
+        n_steps = Y.shape[0] - lag
+        n_runs = -(-n_steps // longest)
+        edges = (np.arange(n_runs + 1) * n_steps) // n_runs
+        for a, b in zip(edges[:-1], edges[1:], strict=True):
+            pieces.append((None if U is None else U[a : b + lag], Y[a : b + lag]))
+    n_total = max(Y.shape[0] for _, Y in pieces)
+    counted = np.zeros((len(pieces), n_total - lag), dtype=bool)
+    Ys = np.zeros((len(pieces), n_total, pieces[0][1].shape[1]))
+    Us = None if pieces[0][0] is None else np.zeros((len(pieces), n_total, pieces[0][0].shape[1]))
+    for i, (U, Y) in enumerate(pieces):
+        counted[i, : Y.shape[0] - lag] = True
+        Ys[i, : Y.shape[0]] = Y
+        if Us is not None:
+            Us[i] = np.pad(U, ((0, n_total - U.shape[0]), (0, 0)), mode="edge")
+    return Ys, Us, counted
+
+
+def _held_out_error(problem, gamma, runs):
+    """Free-run RMSE over the held-out runs (:func:`_held_out_runs`), ``inf`` if one diverged."""
+    Y, U, counted = runs
+    simulated, _ = problem.run(gamma, Y, U, counted.shape[1], False)
+    error = (simulated - Y[:, problem.narx.max_lag :])[counted]
+    if not np.all(np.isfinite(error)):
+        return np.inf
+    return float(np.sqrt(np.mean(error**2)))
 
 
 def refine_for_simulation(
@@ -270,7 +300,8 @@ def refine_for_simulation(
     alpha = check_real(alpha, "alpha", low=0.0)
     problem = _Problem(narx, rule_base, np.asarray(mean, float), np.asarray(scale, float), order)
     gamma0 = problem.gamma0
-    start_error = _held_out_error(narx, rule_base, held_out) if held_out else np.nan
+    runs = _held_out_runs(narx, held_out, _RUN_SEGMENTS * horizon) if held_out else None
+    start_error = _held_out_error(problem, gamma0, runs) if held_out else np.nan
     best = (start_error, rule_base, 0)
     # no longer than the shortest stretch to fit on
     horizon = min(horizon, min(Y.shape[0] for _, Y in fitted) - narx.max_lag)
@@ -305,7 +336,10 @@ def refine_for_simulation(
             shifted = H.copy()
             shifted[np.diag_indices_from(shifted)] += damping
             try:
-                delta = scipy.linalg.solve(shifted, -gradient, assume_a="pos", check_finite=False)
+                # Cholesky, without a condition estimate: an ill-conditioned step is judged
+                # by its objective like any other (a matrix not positive definite raises)
+                factor = scipy.linalg.cho_factor(shifted, check_finite=False)
+                delta = scipy.linalg.cho_solve(factor, -gradient, check_finite=False)
             except (np.linalg.LinAlgError, ValueError):
                 damping *= 10.0
                 continue
@@ -322,7 +356,7 @@ def refine_for_simulation(
         if not held_out:  # nothing to stop on: every step is taken
             best = (np.nan, refined, iterations)
             continue
-        error = _held_out_error(narx, refined, held_out)
+        error = _held_out_error(problem, gamma, runs)
         if error < best[0]:
             best, stale = (error, refined, iterations), 0
         else:

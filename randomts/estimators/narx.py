@@ -43,6 +43,7 @@ from randomts.estimators.series import (
     band,
     blocked_folds,
     check_length,
+    earlier_blocks,
     horizon_quantiles,
     lagged_rows,
     read_experiments,
@@ -89,8 +90,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     y_lags : int, sequence of int or "auto", default=2
         Output lags: ``n`` means ``y(k-1) ... y(k-n)``; a sequence gives the
         lags themselves, each ``>= 1``. ``"auto"``: the count of
-        :data:`~randomts.estimators.narx.LAG_CHOICES` whose held-out free run is best (with
-        ``focus="simulation"``; every count costs a fit). With both lags
+        :data:`~randomts.estimators.narx.LAG_CHOICES` that the free run chooses (with
+        ``focus="simulation"``, as it chooses the estimator: ``selection_blocks``;
+        every count costs its fits). With both lags
         ``"auto"``, the same count for both.
     u_lags : int, sequence of int or "auto", default=2
         Input lags: ``n`` means ``u(k-1) ... u(k-n)``; a sequence may
@@ -105,8 +107,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     estimator : regressor, optional
         The model ``f`` of the lagged rows, cloned in :meth:`fit`. By default,
         with ``focus="simulation"``, three are fitted and refined, and the
-        one of least free-run error on the held-out stretch is kept
-        (``candidate_errors_``): ``RandomTSRegressor()`` (100 random rules,
+        free run chooses (``selection_blocks``, ``selection_errors_``):
+        ``RandomTSRegressor()`` (100 random rules,
         weighted sum), ``RandomTSRegressor.interpretable()`` (10 rules on
         the data's clusters, weighted average) and a single rule (a linear
         ARX model); no one of them is best on every system (see
@@ -140,6 +142,21 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     validation_fraction : float, default=0.2
         The last part of every experiment that ``focus="simulation"`` holds
         out to stop on.
+    selection_blocks : int, default=5
+        With more than one estimator or lag count to choose from: the blocks
+        of time of the blocked cross-validation of the free run that chooses.
+        The held-out end is one block; the rest of every experiment is cut
+        into ``selection_blocks - 1`` more, and each is held out in turn, run
+        freely by the estimators fitted (and refined, stopped on it) on the
+        rest. From the simplest (fewest consequent parameters) on, a more
+        complex one replaces the one kept only if its errors are smaller,
+        block by block, by more than their noise (the mean log-ratio below
+        minus its standard error); the model kept is the one fitted on the
+        first ``1 - validation_fraction`` of every experiment. One held-out
+        stretch of a short record is a noisy judge, and a flexible estimator
+        can win on it by chance. ``1``: the least error on the
+        held-out end alone (every choice costs one fit, not
+        ``selection_blocks``).
     max_iter : int, default=20
         Refinement steps of ``focus="simulation"`` at the most.
     output_names : str or sequence of str, optional
@@ -162,7 +179,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     candidate_errors_ : ndarray of shape (n_candidates,) or None
         With ``focus="simulation"``: the held-out free-run RMSE of every
         estimator fitted, in the order above (``inf`` for a run that
-        diverged).
+        diverged); with lags ``"auto"``, for every lag count in turn.
+    selection_errors_ : ndarray of shape (n_candidates, selection_blocks) or None
+        The free-run RMSE of every estimator (rows as in
+        ``candidate_errors_``) on every block of the cross-validation that
+        chose (``selection_blocks``), in time order, the last column being
+        ``candidate_errors_``; None without a choice or with one block.
     rule_base_ : RuleBase
         The fitted rules (of a randomts estimator), e.g.
         ``IF y(k-1) is ... AND u(k-1) is ... THEN y(k)-y(k-1) = ...``.
@@ -219,6 +241,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         focus="simulation",
         horizon=200,
         validation_fraction=0.2,
+        selection_blocks=5,
         max_iter=20,
         output_names=None,
         input_names=None,
@@ -232,6 +255,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.focus = focus
         self.horizon = horizon
         self.validation_fraction = validation_fraction
+        self.selection_blocks = selection_blocks
         self.max_iter = max_iter
         self.output_names = output_names
         self.input_names = input_names
@@ -326,10 +350,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
             max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
         self.simulation_fit_ = None
-        errors, best = [], None
+        selection_blocks = check_int(self.selection_blocks, "selection_blocks", low=1, owner=_OWNER)
+        settings = (n_folds, horizon, max_iter)
+        # (estimator, rule base, refinement, rows, narx, held-out stretches, errors by block)
+        options = []
         for narx in structures:
             candidates = self._candidates(focus)
-            fitted, held_out = experiments, []
+            fitted, held_out, folds = experiments, [], []
             if focus == "simulation":
                 for candidate in candidates:
                     if not hasattr(candidate, "draw_antecedents"):
@@ -339,37 +366,22 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                             f"{type(candidate).__name__}."
                         )
                 fitted, held_out = split_off(experiments, self.validation_fraction, narx.max_lag)
-            X, Y = lagged_rows(narx, fitted)
-            folds = blocked_folds(X.shape[0], n_folds)
+                if len(structures) * len(candidates) > 1 and selection_blocks > 1:
+                    folds = earlier_blocks(experiments, fitted, selection_blocks, narx.max_lag)
             for estimator in candidates:
-                if "folds" in inspect.signature(estimator.fit).parameters:
-                    estimator.fit(X, Y, folds=folds)
-                else:
-                    estimator.fit(X, Y[:, 0] if n_outputs == 1 else Y)
-                rule_base, result = getattr(estimator, "rule_base_", None), None
-                if focus == "simulation":
-                    mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
-                    result = refine_for_simulation(
-                        narx,
-                        rule_base,
-                        fitted,
-                        held_out,
-                        mean=mean,
-                        scale=scale,
-                        alpha=estimator.alpha_,
-                        order=estimator.order,
-                        horizon=horizon,
-                        max_iter=max_iter,
-                    )
-                    rule_base = result.rule_base
-                    errors.append(result.error)
-                # the held-out free runs of every structure score the same steps: those after
-                # the common cut of every experiment
-                if best is None or (result is not None and result.error < best[2].error):
-                    best = (estimator, rule_base, result, narx, X, held_out)
-        estimator, rule_base, result, narx, X, held_out = best
+                blocks = []  # the free-run RMSE on every earlier block, then on the end
+                for train, held in folds:
+                    block = self._fit_one(clone(estimator), narx, train, held, *settings)
+                    blocks.append(block[2].error)
+                fit = self._fit_one(estimator, narx, fitted, held_out, *settings)
+                result = fit[2]
+                blocks.append(np.nan if result is None else result.error)
+                options.append((*fit, narx, held_out, np.array(blocks)))
+        estimator, rule_base, result, X, narx, held_out, _ = options[self._choose(options)]
+        errors = np.array([option[-1] for option in options])
+        self.candidate_errors_ = errors[:, -1] if focus == "simulation" else None
+        self.selection_errors_ = errors if focus == "simulation" and errors.shape[1] > 1 else None
         self.simulation_fit_ = result
-        self.candidate_errors_ = np.array(errors) if focus == "simulation" else None
         self._interval_scores = None
         if rule_base is not None:
             estimator.rule_base_ = narx.name_rules(rule_base)
@@ -386,6 +398,69 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         if held_out:  # the stretches the fit never saw calibrate the intervals
             self._interval_scores = self._scores(held_out)
         return self
+
+    def _fit_one(self, estimator, narx, fitted, held_out, n_folds, horizon, max_iter):
+        """``(estimator, rule base, refinement, rows)``: one estimator fitted on ``fitted``.
+
+        With a ``horizon`` (``focus="simulation"``) the one-step fit is refined
+        for simulation, stopped on ``held_out``; the refinement is None
+        otherwise.
+        """
+        X, Y = lagged_rows(narx, fitted)
+        if "folds" in inspect.signature(estimator.fit).parameters:
+            estimator.fit(X, Y, folds=blocked_folds(X.shape[0], n_folds))
+        else:
+            estimator.fit(X, Y[:, 0] if Y.shape[1] == 1 else Y)
+        rule_base, result = getattr(estimator, "rule_base_", None), None
+        if horizon is not None:
+            mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
+            result = refine_for_simulation(
+                narx,
+                rule_base,
+                fitted,
+                held_out,
+                mean=mean,
+                scale=scale,
+                alpha=estimator.alpha_,
+                order=estimator.order,
+                horizon=horizon,
+                max_iter=max_iter,
+            )
+            rule_base = result.rule_base
+        return estimator, rule_base, result, X
+
+    @staticmethod
+    def _choose(options):
+        """The index of the option kept: a more complex one only where it wins beyond the noise.
+
+        Every option has its free-run RMSE on every held-out block. From the
+        option of fewest consequent parameters on, in that order, the next
+        one replaces the option kept if it is better block by block beyond
+        the noise: the mean over the blocks of the logarithm of the ratio of
+        their errors (every block counts alike, an easy one as much as a
+        hard one) is below minus its standard error. With one block, the
+        least error on it.
+        """
+        if len(options) == 1:
+            return 0
+        errors = np.array([option[-1] for option in options], dtype=float)
+        errors = np.where(np.isnan(errors), np.inf, errors)
+        if errors.shape[1] == 1:
+            return int(np.argmin(errors[:, 0]))
+        logs = np.log(np.maximum(errors, np.finfo(float).tiny))
+        size = [option[1].coef.size + option[1].intercept.size for option in options]
+        order = sorted(range(len(options)), key=lambda i: (size[i], i))
+        kept = order[0]
+        for index in order[1:]:
+            if not np.all(np.isfinite(logs[index])):
+                continue  # diverged on a block
+            if not np.all(np.isfinite(logs[kept])):
+                kept = index
+                continue
+            ratio = logs[index] - logs[kept]
+            if ratio.mean() < -ratio.std(ddof=1) / np.sqrt(ratio.size):
+                kept = index
+        return kept
 
     # ------------------------------------------------------------- intervals
     def conformalize(self, u, y=None):
@@ -538,7 +613,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         if focus == "prediction":
             return [self._new_estimator()]
         # a hundred random rules, ten rules on the data's clusters, one rule (a linear model):
-        # the held-out free run chooses
+        # the free run chooses
         candidates = [
             RandomTSRegressor(),
             RandomTSRegressor.interpretable(),

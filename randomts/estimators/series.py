@@ -20,6 +20,7 @@ __all__ = [
     "band",
     "blocked_folds",
     "check_length",
+    "earlier_blocks",
     "horizon_quantiles",
     "is_series",
     "lagged_rows",
@@ -299,6 +300,61 @@ def split_off(experiments, fraction, lag):
         fitted.append((None if U is None else U[:cut], Y[:cut]))
         held_out.append((None if U is None else U[cut - lag :], Y[cut - lag :]))
     return fitted, held_out
+
+
+def earlier_blocks(experiments, fitted, n_blocks, lag):
+    """The folds of the blocked cross-validation of a free run, but the last.
+
+    The part of every experiment before its held-out end (``fitted``, from
+    :func:`split_off`) is cut into ``n_blocks - 1`` contiguous blocks
+    (:func:`blocked_folds`); fold ``b`` holds out block ``b`` of every
+    experiment, with the ``lag`` steps before it as its initial outputs (the
+    first block: its own first steps), and fits on the rest of every
+    experiment, the held-out end included, as separate stretches (no lagged
+    row spans a block). Stretches of ``lag + 1`` steps or fewer are dropped.
+
+    Returns
+    -------
+    list of (fitted, held_out)
+        One pair of lists of ``(U, Y)`` per block, in time order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.arange(20.0)[:, None]
+    >>> folds = earlier_blocks([(None, y)], [(None, y[:16])], 3, 1)
+    >>> for train, held in folds:  # first and last step of every stretch
+    ...     print([Y[[0, -1], 0].tolist() for _, Y in train], [Y[[0, -1], 0].tolist() for _, Y in held])
+    [[8.0, 19.0]] [[0.0, 7.0]]
+    [[0.0, 7.0], [16.0, 19.0]] [[7.0, 15.0]]
+    """
+    folds = []
+    for block in range(n_blocks - 1):
+        train, held = [], []
+        for index, ((U, Y), (_, Y_fit)) in enumerate(zip(experiments, fitted, strict=True)):
+            labels = blocked_folds(Y_fit.shape[0], n_blocks - 1)
+            where = np.flatnonzero(labels == block)
+            start, stop = (int(where[0]), int(where[-1]) + 1) if where.size else (0, 0)
+            if stop - start <= lag:
+                raise ValueError(
+                    f"The 'selection_blocks' parameter of {_OWNER} cuts experiment {index} "
+                    f"({Y.shape[0]} steps) into blocks of {stop - start} steps or fewer; each "
+                    f"needs more than max_lag={lag}. Got selection_blocks={n_blocks}; use "
+                    "fewer blocks (1: the held-out end alone)."
+                )
+            first = max(start - lag, 0)
+            held.append((None if U is None else U[first:stop], Y[first:stop]))
+            for a, b in ((0, start), (stop, Y.shape[0])):
+                if b - a > lag + 1:
+                    train.append((None if U is None else U[a:b], Y[a:b]))
+        if not train:
+            raise ValueError(
+                f"The 'selection_blocks' parameter of {_OWNER} leaves nothing to fit on when "
+                f"block {block} is held out: the rest of every experiment has {lag + 1} steps "
+                f"or fewer. Got selection_blocks={n_blocks}; use more blocks, or 1."
+            )
+        folds.append((train, held))
+    return folds
 
 
 def lagged_rows(narx, experiments):
