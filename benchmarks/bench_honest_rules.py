@@ -53,9 +53,10 @@ TOP = 10
 
 def _more_rules():
     """More rules for the honest setting, and a weighted average of 100 random rules."""
+    ours = _models(peers=False)
     return {
-        "random 100": lambda seed: RandomTSRegressor(random_state=seed),
-        "interpretable 10": lambda seed: RandomTSRegressor.interpretable(10, random_state=seed),
+        "random 100": ours["random 100"],
+        "interpretable 10": ours["interpretable 10"],
         "interpretable 40": lambda seed: RandomTSRegressor.interpretable(40, random_state=seed),
         "interpretable 80": lambda seed: RandomTSRegressor.interpretable(80, random_state=seed),
         "average 100": lambda seed: RandomTSRegressor(normalize=True, random_state=seed),

@@ -335,8 +335,7 @@ def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
     u, _, measured = _system(5, n=500)
     model = NARXRegressor(1, 1, selection_blocks=1, random_state=0).fit(u, measured)
     assert model.selection_errors_ is None
-    # exact: the kept fit's error is the very float the choice took the minimum of
-    assert model.simulation_fit_.error == np.min(model.candidate_errors_)
+    assert model.simulation_fit_.error == np.min(model.candidate_errors_)  # exact: same float
     with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
         NARXRegressor(1, 1, selection_blocks=0).fit(u, measured)
 
