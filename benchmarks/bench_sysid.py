@@ -59,13 +59,13 @@ def rmse(a, b):
 def arx_free_run(y_lags, u_lags, u_fit, y_fit, u_run, y_init):
     """Linear ARX by least squares on the same lagged rows, simulated from ``y_init``."""
     narx = NARX(y_lags, u_lags)
-    linear = LinearRegression().fit(*narx.regressors(y_fit, u_fit))
+    linear = LinearRegression().fit(*narx.regressors(u_fit, y_fit))
     n_init = len(y_init)
     start = n_init - narx.max_lag
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", RandomTSWarning)
-        run = narx.simulate(linear, y_init[start:], u_run[start:])
+        run = narx.simulate(linear, u_run[start:], y_init[start:])
     return np.concatenate([y_init[:start], run])
 
 
@@ -232,7 +232,7 @@ def gas_furnace(folder, configurations):
             f"  NARXRegressor {n_rules:>3} rules  MSE {np.mean(errors):.4g} +- {np.std(errors):.2g}"
         )
     narx = NARX(1, (4,))
-    X, Y = narx.regressors(y, u)
+    X, Y = narx.regressors(u, y)
     linear = LinearRegression().fit(X, Y)
     print(f"  linear ARX        MSE {np.mean((linear.predict(X) - Y) ** 2):.4g}")
 

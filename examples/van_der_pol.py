@@ -22,11 +22,11 @@ def identify_once(seed=0):
     phases = van_der_pol_phases(settings, np.random.default_rng(seed))
     # x(k) = x(k-1) + f(x(k-1)): the model is fitted to the increment, as the demo's
     narx = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
-    X, Y = narx.regressors(phases["train"])
+    X, Y = narx.regressors(y=phases["train"])
     model = RandomTSRegressor.paper(n_rules=100, random_state=seed).fit(X, Y)
 
-    one_step = narx.predict_one_step(model, phases["generalisation"])
-    free_run = narx.simulate(model, phases["simulation"][:, :1], n_steps=settings.n_steps)
+    one_step = narx.predict_one_step(model, y=phases["generalisation"])
+    free_run = narx.simulate(model, y_init=phases["simulation"][:, :1], n_steps=settings.n_steps)
     A, _, offset = narx.linearize(model, [0.0, 0.0])
     text = narx.name_rules(model).to_text(precision=4).splitlines()
     rules = [line for line in text if not line.startswith("#")][:3]  # the first rule

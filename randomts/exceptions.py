@@ -152,9 +152,10 @@ class ExtrapolationWarning(RandomTSWarning):
 class DivergenceWarning(RandomTSWarning):
     """A simulation diverged: its output stopped being a finite number.
 
-    :meth:`NARX.simulate <randomts.dynamics.narx.NARX.simulate>` issues it,
-    naming the first trajectory and step where it happened; the diverged
-    trajectories' remaining outputs are NaN.
+    :meth:`NARX.simulate <randomts.dynamics.narx.NARX.simulate>` and
+    :meth:`NARXRegressor.simulate <randomts.NARXRegressor.simulate>` issue it,
+    naming the first record and step where it happened; the diverged
+    records' remaining outputs are NaN.
 
     Examples
     --------
@@ -165,9 +166,9 @@ class DivergenceWarning(RandomTSWarning):
     >>> unstable = RuleBase(centers=[[0.0]], sigmas=[[1e300]], coef=[[[1e100]]])  # y(k) = 1e100 y(k-1)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     y = NARX(y_lags=1).simulate(unstable, [1.0], n_steps=6)
+    ...     y = NARX(y_lags=1).simulate(unstable, y_init=[1.0], n_steps=6)
     >>> print(caught[0].message)
-    1 of 1 trajectories diverged (the output stopped being finite), the first at step 4 of trajectory 0; their remaining outputs are NaN.
+    The free run diverged at step 4: the output stopped being finite and the rows from there on are NaN (divergence_step of the result).
     """
 
 

@@ -87,30 +87,36 @@ def test_the_column_space_check_still_refuses_huge_factors():
         randomts.core.accumulators.check_factor_memory(3 * 10**6, 1)
 
 
-def test_a_one_dimensional_series_is_one_trajectory():
+def test_a_one_dimensional_series_is_one_record():
     t = np.arange(300)
     u = np.sin(t / 7.0)
     y = np.zeros(300)
     for k in range(1, 300):
         y[k] = 0.6 * y[k - 1] + np.tanh(u[k - 1])
     narx = NARX(y_lags=2, u_lags=2)
-    X, Y = narx.regressors(y, u)
-    X2, Y2 = narx.regressors(y[None], u[None])
-    np.testing.assert_array_equal(X, X2)
-    np.testing.assert_array_equal(Y, Y2)
+    X, Y = narx.regressors(u, y)
+    for U, Yr in ((u[:, None], y[:, None]), (u[None, :, None], y[None, :, None])):
+        X2, Y2 = narx.regressors(U, Yr)  # one column, or a stack of one record
+        np.testing.assert_array_equal(X, X2)
+        np.testing.assert_array_equal(Y, Y2)
     model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y[:, 0])
-    one_step = narx.predict_one_step(model, y, u)
+    one_step = narx.predict_one_step(model, u, y)
     assert one_step.shape == (298,)
-    np.testing.assert_array_equal(one_step, narx.predict_one_step(model, y[None], u[None])[0])
-    free = narx.simulate(model, y[:2], u)
+    stacked = narx.predict_one_step(model, u[None, :, None], y[None, :, None])
+    np.testing.assert_array_equal(one_step, stacked[0, :, 0])
+    free = narx.simulate(model, u, y[:2])
     assert free.shape == (300,)
-    np.testing.assert_array_equal(free, narx.simulate(model, y[None, :2], u[None])[0])
+    np.testing.assert_array_equal(
+        free, narx.simulate(model, u[None, :, None], y[None, :2, None])[0, :, 0]
+    )
     assert np.sqrt(np.mean((free - y) ** 2)) < 0.05 * np.std(y)
 
 
-def test_a_series_of_several_outputs_still_needs_three_dimensions():
-    with pytest.raises(ValueError, match=r"\(n_trajectories, n_steps, n_variables\) with 2 "):
-        NARX(y_lags=1, output_names=["a", "b"]).regressors(np.zeros(10))
+def test_a_series_of_one_output_is_refused_by_a_structure_of_two():
+    with pytest.raises(
+        ValueError, match=r"y has 1 outputs \(time on axis 0: \(n_steps, n_outputs\)\)"
+    ):
+        NARX(y_lags=1, output_names=["a", "b"]).regressors(y=np.zeros(10))
 
 
 def test_the_cli_checks_the_output_before_fitting(tmp_path, capsys):

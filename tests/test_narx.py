@@ -1,4 +1,4 @@
-"""NARX regressors, one-step prediction and free-run simulation."""
+"""NARX regressors, one-step prediction and free-run simulation of records."""
 
 import warnings
 
@@ -32,12 +32,12 @@ class EulerVanDerPol:
         return np.column_stack([x1 + 0.01 * x2, x2 + 0.01 * ((1 - x1 * x1) * x2 - x1)])
 
 
-def test_regressors_match_a_loop_over_trajectories_and_times():
+def test_regressors_match_a_loop_over_records_and_times():
     rng = np.random.default_rng(0)
     y = rng.normal(size=(3, 12, 2))
     u = rng.normal(size=(3, 12, 1))
     narx = NARX(y_lags=2, u_lags=(0, 3), output_names=["a", "b"], input_names="v")
-    X, Y = narx.regressors(y, u)
+    X, Y = narx.regressors(u, y)  # stacks of 3 records
     rows, targets = [], []
     for r in range(3):
         for k in range(3, 12):
@@ -58,12 +58,15 @@ def test_regressors_match_a_loop_over_trajectories_and_times():
     assert narx.target_names == ("a(k)", "b(k)") and narx.max_lag == 3
 
 
-def test_no_row_mixes_two_trajectories():
-    """Trajectory r holds values 1000 r + k: every regressor of a row comes from its target's trajectory."""
+def test_no_row_mixes_two_records():
+    """Record r holds values 1000 r + k: every regressor of a row comes from its target's record."""
     k = np.arange(20.0)
-    y = 1000.0 * np.arange(4)[:, None] + k  # (4, 20), one output
+    y = 1000.0 * np.arange(4)[:, None] + k  # 4 records of 20 steps, one output
     u = -y
-    X, Y = NARX(y_lags=3, u_lags=2).regressors(y, u)
+    X, Y = NARX(y_lags=3, u_lags=2).regressors(list(u), list(y))
+    np.testing.assert_array_equal(
+        X, NARX(y_lags=3, u_lags=2).regressors(u[..., None], y[..., None])[0]
+    )
     assert X.shape == (4 * 17, 5)
     trajectory = np.floor(Y[:, 0] / 1000)
     np.testing.assert_array_equal(
@@ -80,18 +83,19 @@ def test_simulating_the_true_plant_reproduces_it():
     u = rng.uniform(-2, 2, size=(6, 400))
     y = narendra_parthasarathy(u, rng.uniform(-1, 1, size=(6, 2)))
     narx = NARX(y_lags=2, u_lags=1)
-    simulated = narx.simulate(NarendraPlant(), y[:, :2], u)
+    u, y = u[..., None], y[..., None]  # stacks of 6 records
+    simulated = narx.simulate(NarendraPlant(), u, y[:, :2])
     assert simulated.shape == y.shape
     np.testing.assert_allclose(simulated, y, rtol=1e-13, atol=1e-13)
     np.testing.assert_allclose(
-        narx.predict_one_step(NarendraPlant(), y, u), y[:, 2:], rtol=1e-13, atol=1e-13
+        narx.predict_one_step(NarendraPlant(), u, y), y[:, 2:], rtol=1e-13, atol=1e-13
     )
 
 
 def test_simulating_the_true_euler_map_reproduces_van_der_pol():
     states = van_der_pol(np.random.default_rng(2).uniform(-2, 2, size=(5, 2)), 300)
     narx = NARX(y_lags=1, output_names=("x1", "x2"))
-    simulated = narx.simulate(EulerVanDerPol(), states[:, :1], n_steps=300)
+    simulated = narx.simulate(EulerVanDerPol(), y_init=states[:, :1], n_steps=300)
     np.testing.assert_allclose(simulated, states, rtol=1e-13, atol=1e-13)
 
 
@@ -106,7 +110,7 @@ def test_simulate_with_a_rule_base_is_the_step_by_step_loop():
     narx = NARX(y_lags=2, u_lags=1)
     u = rng.normal(size=(4, 30))
     initial = rng.normal(size=(4, 2))
-    simulated = narx.simulate(rb, initial, u)
+    simulated = narx.simulate(rb, list(u), list(initial))  # 4 records
     for r in range(4):
         y = list(initial[r])
         for k in range(2, 30):
@@ -121,11 +125,10 @@ def test_diverging_trajectories_become_nan_and_the_others_go_on():
                 return 1e200 * X
 
     narx = NARX(y_lags=1)
-    with pytest.warns(
-        DivergenceWarning, match=r"^1 of 2 trajectories diverged .* step 2 of trajectory 0"
-    ):
-        out = narx.simulate(Doubling(), [[1.0], [0.0]], n_steps=4)
-    assert np.isnan(out[0, 2:]).all() and out[0, 1] == 1e200  # exact: 1e200 * 1.0
+    with pytest.warns(DivergenceWarning, match=r"^The free run of record 0 diverged at step 2"):
+        out = narx.simulate(Doubling(), y_init=[np.ones(1), np.zeros(1)], n_steps=4)
+    assert out[0].diverged and out[0].divergence_step == 2 and not out[1].diverged
+    assert np.isnan(out[0][2:]).all() and out[0][1] == 1e200  # exact: 1e200 * 1.0
     np.testing.assert_array_equal(out[1], 0.0)
 
 
@@ -136,8 +139,9 @@ def _fitted_on_a_stable_system():
     y = np.zeros_like(u)
     for k in range(1, u.shape[1]):
         y[:, k] = 0.8 * y[:, k - 1] + u[:, k - 1]
+    u, y = u[..., None], y[..., None]  # stacks of 4 records
     narx = NARX(y_lags=1, u_lags=1)
-    X, Y = narx.regressors(y, u)
+    X, Y = narx.regressors(u, y)
     model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y)
     return narx, model, y, u
 
@@ -146,21 +150,23 @@ def test_a_free_run_inside_the_data_does_not_warn():
     narx, model, y, u = _fitted_on_a_stable_system()
     with warnings.catch_warnings():
         warnings.simplefilter("error", RandomTSWarning)
-        narx.simulate(model, y[:, :1], u)
+        narx.simulate(model, u, y[:, :1])
 
 
 @pytest.mark.parametrize("step", [5, 40])
 def test_a_free_run_that_leaves_the_data_names_the_step(step):
     narx, model, y, u = _fitted_on_a_stable_system()
-    u_test = np.zeros((2, 60))
+    u_test = np.zeros((2, 60, 1))
     u_test[1, step - 1 :] = 6.0  # a step input far past [-1, 1], from u(k-1) at step k
     with pytest.warns(ExtrapolationWarning) as caught:
-        narx.simulate(model, np.zeros((2, 1)), u_test)
+        narx.simulate(model, u_test, np.zeros((2, 1, 1)))
     message = str(caught[0].message)
     assert message.startswith(
-        f"The free run leaves the training data at step {step}: in trajectory 1,"
+        f"The free run of record 1 leaves the training data at step {step}: u(k-1) lies beyond "
+        "its training range"
     )
-    assert "u(k-1) = 6 lies beyond its training range" in message
+    runs = narx.free_run(model, u_test, np.zeros((2, 1, 1)))
+    assert runs[0].left_data_step is None and runs[1].left_data_step == step
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -171,16 +177,16 @@ def test_identify_the_narendra_plant_with_an_slm(seed):
     y_train = narendra_parthasarathy(u_train)
     narx = NARX(y_lags=2, u_lags=1)
     model = RandomTSRegressor.paper(n_rules=60, random_state=seed).fit(
-        *narx.regressors(y_train, u_train)
+        *narx.regressors(list(u_train), list(y_train))
     )
     k = np.arange(500)
-    u_test = np.sin(2 * np.pi * k / 25)[None]
+    u_test = np.sin(2 * np.pi * k / 25)
     y_test = narendra_parthasarathy(u_test)
-    one_step = narx.predict_one_step(model, y_test, u_test)
-    simulated = narx.simulate(model, y_test[:, :2], u_test)
+    one_step = narx.predict_one_step(model, u_test, y_test)
+    simulated = narx.simulate(model, u_test, y_test[:2])
     variance = y_test.var()
     # measured, seeds 0-3: one-step NMSE 4e-5 to 9e-5, free-run NMSE 6e-5 to 2.3e-4
-    assert np.mean((one_step - y_test[:, 2:]) ** 2) / variance < 1e-3
+    assert np.mean((one_step - y_test[2:]) ** 2) / variance < 1e-3
     assert np.mean((simulated - y_test) ** 2) / variance < 1e-2
     rules = narx.name_rules(model).to_text(precision=3)
     assert "IF y(k-1) is about " in rules and "AND u(k-1) is about " in rules
@@ -190,10 +196,10 @@ def test_identify_the_narendra_plant_with_an_slm(seed):
 def test_estimator_and_its_rule_base_give_the_same_simulation():
     states = van_der_pol(np.random.default_rng(5).uniform(-2, 2, size=(4, 2)), 200)
     narx = NARX(y_lags=1, output_names=("x1", "x2"))
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(*narx.regressors(states))
+    model = RandomTSRegressor(n_rules=20, random_state=0).fit(*narx.regressors(y=states))
     np.testing.assert_array_equal(
-        narx.simulate(model, states[:, :1], n_steps=200),
-        narx.simulate(model.rule_base_, states[:, :1], n_steps=200),
+        narx.simulate(model, y_init=states[:, :1], n_steps=200),
+        narx.simulate(model.rule_base_, y_init=states[:, :1], n_steps=200),
     )
 
 
@@ -218,36 +224,48 @@ def test_linearize_splits_state_and_input_columns():
         (lambda: NARX(y_lags=(0, 1)), ValueError, "distinct ints >= 1"),
         (lambda: NARX(y_lags="2"), TypeError, "'y_lags' parameter of NARX"),
         (lambda: NARX(output_names=["y", "y"]), ValueError, "distinct names"),
-        (lambda: NARX(y_lags=2).regressors([[1.0, 2.0]]), ValueError, "needs at least 3"),
+        (lambda: NARX(y_lags=2).regressors(y=[1.0, 2.0]), ValueError, "needs at least 3"),
         (
-            lambda: NARX(output_names=("a", "b")).regressors(np.zeros((2, 5))),
+            lambda: NARX(output_names=("a", "b")).regressors(y=np.zeros((5, 3))),
             ValueError,
-            r"shape \(n_trajectories, n_steps, n_variables\) with 2 variable",
+            r"y has 3 outputs \(time on axis 0: \(n_steps, n_outputs\)\), but this NARX "
+            "structure is expecting 2",
+        ),
+        (lambda: NARX().regressors(np.zeros(5), np.zeros(5)), ValueError, "no input lags"),
+        # the outputs alone, given where the inputs go: the order is (u, y)
+        (lambda: NARX().regressors(np.zeros(5)), ValueError, r"taken as \(u, y\)"),
+        (lambda: NARX(u_lags=1).regressors(y=np.zeros(5)), ValueError, "u is required"),
+        (
+            lambda: NARX(u_lags=1).regressors(np.zeros(4), np.zeros(5)),
+            ValueError,
+            "u and y must have the same number of steps",
         ),
         (
-            lambda: NARX().regressors(np.zeros((1, 5)), np.zeros((1, 5))),
-            ValueError,
-            "no input lags",
-        ),
-        (lambda: NARX(u_lags=1).regressors(np.zeros((1, 5))), ValueError, "u is required"),
-        (
-            lambda: NARX(u_lags=1).regressors(np.zeros((1, 5)), np.zeros((2, 5))),
-            ValueError,
-            "u must hold 1 trajectories of at least 5 steps",
-        ),
-        (
-            lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]]), [[1.0]]),
+            lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]]), y_init=[1.0]),
             ValueError,
             "n_steps is required",
         ),
-        (lambda: NARX().simulate(object(), [[1.0]], n_steps=2), TypeError, "have a predict method"),
         (
-            lambda: NARX().simulate(RuleBase([[0.0]], [[1.0]], n_outputs=2), [[1.0]], n_steps=2),
+            lambda: NARX().simulate(object(), y_init=[1.0], n_steps=2),
+            TypeError,
+            "have a predict method",
+        ),
+        (
+            lambda: NARX().simulate(
+                RuleBase([[0.0]], [[1.0]], n_outputs=2), y_init=[1.0], n_steps=2
+            ),
             ValueError,
             "The model has 2 outputs, but this NARX structure has 1",
         ),
         (
-            lambda: NARX().regressors([[1.0, np.inf]]),
+            lambda: NARX(y_lags=3).simulate(
+                RuleBase([[0.0] * 3], [[1.0] * 3]), y_init=[1.0, 2.0], n_steps=2
+            ),
+            ValueError,
+            r"y_init has 2 steps, but this NARX structure needs at least 3 \(its largest lag, max_lag\)",
+        ),
+        (
+            lambda: NARX().regressors(y=[1.0, np.inf]),
             ValueError,
             "Input y contains NaN or infinity",
         ),
@@ -278,11 +296,11 @@ class EulerVanDerPolIncrement:
 
 def test_increment_targets_are_the_output_targets_minus_the_previous_outputs():
     rng = np.random.default_rng(6)
-    y, u = rng.normal(size=(3, 15, 2)), rng.normal(size=(3, 15))
+    y, u = rng.normal(size=(3, 15, 2)), rng.normal(size=(3, 15, 1))
     outputs = NARX(y_lags=(1, 3), u_lags=2, output_names=("a", "b"))
     increments = NARX(y_lags=(1, 3), u_lags=2, output_names=("a", "b"), target="increment")
-    X, Y = outputs.regressors(y, u)
-    X_increment, Y_increment = increments.regressors(y, u)
+    X, Y = outputs.regressors(u, y)
+    X_increment, Y_increment = increments.regressors(u, y)
     np.testing.assert_array_equal(X_increment, X)
     np.testing.assert_array_equal(Y_increment, Y - y[:, 2:-1].reshape(-1, 2))  # y(k) - y(k-1)
     np.testing.assert_array_equal(Y_increment, Y - X[:, [0, 2]])  # the a(k-1), b(k-1) columns
@@ -293,10 +311,10 @@ def test_increment_targets_are_the_output_targets_minus_the_previous_outputs():
 def test_increment_model_predicts_and_simulates_outputs():
     states = van_der_pol(np.random.default_rng(7).uniform(-2, 2, size=(5, 2)), 300)
     increments = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
-    simulated = increments.simulate(EulerVanDerPolIncrement(), states[:, :1], n_steps=300)
+    simulated = increments.simulate(EulerVanDerPolIncrement(), y_init=states[:, :1], n_steps=300)
     np.testing.assert_allclose(simulated, states, rtol=1e-13, atol=1e-13)
     np.testing.assert_allclose(
-        increments.predict_one_step(EulerVanDerPolIncrement(), states),
+        increments.predict_one_step(EulerVanDerPolIncrement(), y=states),
         states[:, 1:],
         rtol=1e-13,
         atol=1e-13,
@@ -307,14 +325,14 @@ def test_increment_model_fitted_by_a_rule_base_simulates_as_the_step_by_step_loo
     states = van_der_pol(np.random.default_rng(8).uniform(-2, 2, size=(4, 2)), 200)
     narx = NARX(y_lags=1, output_names=("x1", "x2"), target="increment")
     rb = RuleBase.random(n_features=2, n_outputs=2, n_rules=30, random_state=0)
-    rb = narx.name_rules(rb.fit_consequents(*narx.regressors(states)))
+    rb = narx.name_rules(rb.fit_consequents(*narx.regressors(y=states)))
     assert "\n    x1(k)-x1(k-1) = " in rb.to_text(precision=3)
     x, expected = states[:, 0], [states[:, 0]]
     for _ in range(200):
         x = x + rb.predict(x)
         expected.append(x)
     np.testing.assert_array_equal(
-        narx.simulate(rb, states[:, :1], n_steps=200), np.stack(expected, axis=1)
+        narx.simulate(rb, y_init=states[:, :1], n_steps=200), np.stack(expected, axis=1)
     )
 
 

@@ -16,9 +16,9 @@ from randomts import (
     RandomTSRegressor,
     RandomTSWarning,
 )
-from randomts.dynamics.narx import NARX
+from randomts.dynamics.narx import NARX, SimulatedOutputs
+from randomts.dynamics.records import blocked_folds
 from randomts.dynamics.systems import narendra_parthasarathy
-from randomts.estimators.series import SimulatedOutputs, blocked_folds
 
 
 def small(**params):
@@ -79,8 +79,8 @@ def test_pure_autoregression_needs_n_steps():
         model.simulate(None, y[:2])
 
 
-# ------------------------------------------------------------- rows, experiments, lags
-def test_rows_of_several_experiments_never_mix_and_match_a_hand_built_lag_matrix():
+# ---------------------------------------------------------------- rows, records, lags
+def test_rows_of_several_records_never_mix_and_match_a_hand_built_lag_matrix():
     rng = np.random.default_rng(2)
     lengths = (9, 12, 7)
     us = [rng.normal(size=(n, 2)) for n in lengths]
@@ -115,7 +115,7 @@ def test_rows_of_several_experiments_never_mix_and_match_a_hand_built_lag_matrix
     np.testing.assert_array_equal(Y_pairs, Y)
 
 
-def test_several_experiments_predict_and_simulate_each():
+def test_several_records_predict_and_simulate_each():
     rng = np.random.default_rng(3)
     us = [rng.normal(size=n) for n in (300, 250)]
     ys = [first_order(u) for u in us]
@@ -205,8 +205,8 @@ def test_nonlinear_plant_is_simulated_better_than_by_a_linear_arx(seed):
     model = NARXRegressor(y_lags=2, u_lags=1, random_state=seed).fit(u_train, y_train)
     run = model.simulate(u_test, y_test[:2])
     arx = NARX(y_lags=2, u_lags=1)
-    linear = LinearRegression().fit(*arx.regressors(y_train, u_train))
-    linear_run = arx.simulate(linear, y_test[:2], u_test)
+    linear = LinearRegression().fit(*arx.regressors(u_train, y_train))
+    linear_run = arx.simulate(linear, u_test, y_test[:2])
     rmse = np.sqrt(np.mean((run - y_test) ** 2))
     linear_rmse = np.sqrt(np.mean((linear_run - y_test) ** 2))
     assert not run.diverged
@@ -244,7 +244,7 @@ def test_leaving_the_training_range_is_warned_and_reported_with_its_step():
 
 
 @pytest.mark.filterwarnings("ignore::randomts.ExtrapolationWarning")
-def test_divergence_is_warned_and_reported_per_experiment():
+def test_divergence_is_warned_and_reported_per_record():
     rng = np.random.default_rng(10)
     u = rng.normal(size=60)
     y = np.zeros(60)
@@ -255,7 +255,7 @@ def test_divergence_is_warned_and_reported_per_experiment():
     )
     quiet = np.zeros(30)
     loud = np.ones(3000)
-    with pytest.warns(DivergenceWarning, match=r"of experiment 1 diverged at step \d+"):
+    with pytest.warns(DivergenceWarning, match=r"of record 1 diverged at step \d+"):
         runs = model.simulate([quiet, loud], [np.zeros(1), np.ones(1)])
     assert not runs[0].diverged and not runs[0].left_data
     assert runs[1].diverged and runs[1].left_data
@@ -391,7 +391,7 @@ def test_bad_data_is_named():
         small().fit(u[:40], y)
     with pytest.raises(ValueError, match="needs at least 3"):
         small(focus="prediction").fit(u[:2], y[:2])
-    with pytest.raises(ValueError, match="experiment 0 has 8 steps, which leaves 2 held out"):
+    with pytest.raises(ValueError, match="record 0 has 8 steps, which leaves 2 held out"):
         small().fit(u[:8], y[:8])
     model = small(random_state=0).fit(u, y)
     with pytest.raises(ValueError, match="y_init has 1 steps, but this NARXRegressor needs"):

@@ -9,8 +9,9 @@ import pytest
 
 from randomts import NARXRegressor, RandomTSRegressor, RuleBase
 from randomts.dynamics.narx import NARX
+from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
 from randomts.dynamics.simulation_fit import _Problem, refine_for_simulation
-from randomts.estimators.series import blocked_folds, earlier_blocks, split_off
+from randomts.estimators.narx.selection import CandidateFit, choose
 from randomts.exceptions import RandomTSWarning
 
 
@@ -30,7 +31,7 @@ def _system(seed, n=900, noise=0.05):
 def test_sensitivities_are_the_derivatives_of_the_runs(target, normalize, seed):
     u, _, measured = _system(seed, n=200)
     narx = NARX(y_lags=2, u_lags=2, target=target)
-    X, Y = narx.regressors(measured[None, :, 0], u[None, :, 0])
+    X, Y = narx.regressors(u, measured)
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(n_features=4, n_rules=5, normalize=normalize, random_state=seed)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=2 * scale * rules.sigmas)
@@ -59,7 +60,7 @@ def test_sensitivities_are_the_derivatives_of_the_runs(target, normalize, seed):
 def test_gamma_round_trips_through_the_standardised_parameters():
     u, _, measured = _system(2, n=150)
     narx = NARX(y_lags=1, u_lags=1, target="increment")
-    X, Y = narx.regressors(measured[None, :, 0], u[None, :, 0])
+    X, Y = narx.regressors(u, measured)
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(n_features=2, n_rules=4, normalize=True, random_state=0)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
@@ -74,7 +75,7 @@ def test_gamma_round_trips_through_the_standardised_parameters():
 def test_never_worse_than_the_start_on_the_held_out_stretch(seed):
     u, _, measured = _system(seed)
     narx = NARX(y_lags=1, u_lags=1, target="increment")
-    X, Y = narx.regressors(measured[None, :700, 0], u[None, :700, 0])
+    X, Y = narx.regressors(u[:700], measured[:700])
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(n_features=2, n_rules=8, normalize=True, random_state=seed)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
@@ -133,7 +134,7 @@ def test_parameters_and_records():
 
     with pytest.raises(ValueError, match="only with a randomts estimator"):
         NARXRegressor(focus="simulation", estimator=Ridge()).fit(u, measured)
-    with pytest.raises(ValueError, match="experiment 0 has 6 steps"):
+    with pytest.raises(ValueError, match="record 0 has 6 steps"):
         NARXRegressor(y_lags=2, focus="simulation").fit(u[:6], measured[:6])
 
 
@@ -239,39 +240,39 @@ def test_lags_chosen_by_the_free_run():
 
 def test_earlier_blocks_hold_out_each_block_and_fit_on_the_rest():
     rng = np.random.default_rng(0)
-    experiments = [(rng.normal(size=(n, 1)), rng.normal(size=(n, 1))) for n in (103, 61)]
+    records = read_records([(rng.normal(size=(n, 1)), rng.normal(size=(n, 1))) for n in (103, 61)])
     lag = 2
-    fitted, _ = split_off(experiments, 0.2, lag)
-    folds = earlier_blocks(experiments, fitted, 5, lag)
+    fitted, _ = split_end(records, 0.2, lag)
+    folds = earlier_blocks(records, fitted, 5, lag)
     assert len(folds) == 4
-    for index, ((_, Y), (_, Y_fit)) in enumerate(zip(experiments, fitted, strict=True)):
-        labels = blocked_folds(Y_fit.shape[0], 4)
+    for index, ((_, Y), (_, _, cut)) in enumerate(zip(records, fitted, strict=True)):
+        labels = blocked_folds(cut, 4)
         covered = []
         for block, (train, held) in enumerate(folds):
             steps = np.flatnonzero(labels == block)
-            # the held-out block of this experiment, after its initial outputs
-            _, Y_held = held[index]
+            # the held-out block of this record, after its initial outputs
+            _, Y_held = records.take(held)[index]
             first = max(int(steps[0]) - lag, 0)
             assert np.array_equal(Y_held, Y[first : steps[-1] + 1])
             covered.extend(steps.tolist())
             # no fitted stretch holds a step of any held-out block
-            for _, Y_train in train:
-                for _, Y_other in held:
+            for _, Y_train in records.take(train):
+                for _, Y_other in records.take(held):
                     shared = np.isin(Y_train[:, 0], Y_other[lag:, 0])
                     assert not shared.any()
-        assert covered == list(range(Y_fit.shape[0]))
+        assert covered == list(range(cut))
     with pytest.raises(ValueError, match="'selection_blocks' parameter of NARXRegressor"):
-        earlier_blocks(experiments, fitted, 40, lag)
+        earlier_blocks(records, fitted, 40, lag)
     # two blocks of a record whose held-out end is too short to fit on
-    short = [(None, np.arange(8.0)[:, None])]
+    short = read_records(y=np.arange(8.0))
     with pytest.raises(ValueError, match="leaves nothing to fit on when block 0 is held out"):
-        earlier_blocks(short, [(None, short[0][1][:5])], 2, lag)
+        earlier_blocks(short, [(0, 0, 5)], 2, lag)
 
 
 def test_a_long_held_out_stretch_runs_in_pieces_from_measured_outputs():
     u, _, measured = _system(4, n=700)
     narx = NARX(y_lags=2, u_lags=1, target="increment")
-    X, Y = narx.regressors(measured[None, :300, 0], u[None, :300, 0])
+    X, Y = narx.regressors(u[:300], measured[:300])
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(n_features=3, n_rules=6, normalize=True, random_state=0)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
@@ -292,8 +293,8 @@ def test_a_long_held_out_stretch_runs_in_pieces_from_measured_outputs():
     squares = []
     for start in (0, 100, 200):
         window = slice(start, start + 2 + 100)
-        run = narx.free_run(rules, held[1][None, window][:, :2], held[0][None, window], n_steps=100)
-        squares.append((run.outputs[0, 2:] - held[1][window][2:]) ** 2)
+        run = narx.free_run(rules, held[0][window], held[1][window][:2])[0]
+        squares.append((run[2:] - held[1][window][2:]) ** 2)
     expected = float(np.sqrt(np.mean(squares)))
     # the same runs in standardised units: equal up to rounding
     assert result.start_error == pytest.approx(expected, rel=1e-9)
@@ -341,16 +342,15 @@ def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
 
 
 def _options(errors, n_rules):
-    """Options as NARXRegressor._choose reads them: rules of these sizes, errors by block."""
+    """Fitted candidates as choose reads them: rules of these sizes, errors by block."""
     options = []
     for row, rules in zip(errors, n_rules, strict=True):
         rule_base = RuleBase.random(n_features=2, n_rules=rules, random_state=0)
-        options.append((None, rule_base, None, None, None, None, np.array(row, dtype=float)))
+        options.append(CandidateFit(None, rule_base, None, None, [], np.array(row, dtype=float)))
     return options
 
 
 def test_a_more_complex_option_is_kept_only_where_it_wins_beyond_the_noise():
-    choose = NARXRegressor._choose
     simple = [0.66, 0.44, 0.40, 0.29, 0.93]
     # better on every block, by a factor about 2: kept, whatever the order given
     better = [e / 2 for e in simple]

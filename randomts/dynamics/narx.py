@@ -8,11 +8,11 @@ and any randomts model (a fitted :class:`~randomts.RandomTSRegressor`, a
 :class:`~randomts.RuleBase`, or any object with ``predict``) can play ``f``.
 :class:`NARX` holds the lag structure and does the bookkeeping:
 
-- :meth:`NARX.regressors` turns trajectories into the pairs ``(X, Y)`` to fit
-  on, trajectory by trajectory, so no row mixes two trajectories;
+- :meth:`NARX.regressors` turns records into the pairs ``(X, Y)`` to fit on,
+  record by record, so no row mixes two records;
 - :meth:`NARX.predict_one_step` predicts every ``y(k)`` from the measured past;
 - :meth:`NARX.simulate` runs the model freely from initial outputs, feeding
-  its own outputs back, all trajectories at once;
+  its own outputs back, records of one length side by side;
 - :meth:`NARX.name_rules` gives a rule base the lagged names, so rules read
   ``IF y1(k-1) is ... AND u(k-2) is ... THEN y1(k) = ...``.
 
@@ -23,56 +23,116 @@ one step instead, ``y(k) = y(k - 1) + f(...)``: the regressors' targets are
 dt g(y(k-1))`` under forward Euler) ``f`` is then the vector field times the
 step, so the model spends none of its rules on reproducing the identity.
 
-Data layout: trajectories of equal length, time on the second axis. Outputs
-``y`` are ``(n_trajectories, n_steps, n_outputs)`` or, with one output,
-``(n_trajectories, n_steps)``; inputs ``u`` likewise with ``n_inputs``.
-``u[:, k]`` is the input at the time of ``y[:, k]``.
+The series are records (:mod:`randomts.dynamics.records`), taken in the order
+``u, y`` everywhere, time on axis 0: ``y`` is ``(n_steps,)`` or ``(n_steps,
+n_outputs)``, ``u`` likewise with ``n_inputs`` (None without input lags), and
+``u[k]`` is the input at the time of ``y[k]``. Several records are lists of
+such arrays, or 3-D stacks ``(n_records, n_steps, n_variables)``; results come
+back in the layout given.
+
+**The initial window.** The first output a free run computes is at step
+``max_lag`` of the initial outputs' time axis: its regressors reach back
+``max(y_lags)`` outputs and ``max(u_lags)`` inputs, so ``max_lag`` initial
+outputs are needed (more are accepted: the run then starts after the last
+of them, from their last ``max_lag`` rows), and the inputs must cover the
+initial window and every step simulated.
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
-from typing import NamedTuple
 
 import numpy as np
 
 from randomts._validation import check_int, check_matrix, check_option
+from randomts.core.inference import inference_constants, predict
 from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range
 from randomts.dynamics.linearization import linearize
+from randomts.dynamics.records import check_steps, read_records
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = ["NARX", "TARGETS", "FreeRun", "check_lags"]
+__all__ = ["NARX", "TARGETS", "SimulatedOutputs", "check_lags"]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
 
+_OWNER = "this NARX structure"
 
-class FreeRun(NamedTuple):
-    """What :meth:`NARX.free_run` returns: the outputs and where each trajectory went wrong.
+
+class SimulatedOutputs(np.ndarray):
+    """The outputs of one free run, which also say whether it left the data or diverged.
+
+    An ndarray shaped like the initial outputs given (time on axis 0); the
+    first rows are those initial outputs. Arithmetic on it gives plain
+    arrays; slices keep the attributes of the run they come from.
 
     Attributes
     ----------
-    outputs : ndarray of shape (n_trajectories, max_lag + n_steps, n_outputs)
-        The initial outputs followed by the simulated ones; NaN after a
-        divergence.
-    divergence_step : ndarray of int of shape (n_trajectories,)
-        The first step whose simulated output was not finite, ``-1`` for a
-        trajectory that stayed finite.
-    extrapolation_step : ndarray of int of shape (n_trajectories,)
-        The first step whose regressors lay beyond the model's training
-        ranges by more than :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN`
-        of their span, ``-1`` for a trajectory that stayed within them (or
-        when the model records no ranges).
-    extrapolation_column : ndarray of int of shape (n_trajectories,)
-        The regressor column beyond its range at that step, ``-1`` if none.
+    left_data_step : int or None
+        The first step (row) whose regressors lay beyond the training range
+        of a lagged output or input by more than
+        :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of its span: from
+        there on the run extrapolates. None if it never did (or if the model
+        records no training ranges).
+    left_data_variable : str or None
+        The regressor beyond its range at that step, e.g. ``"y(k-1)"``.
+    divergence_step : int or None
+        The first step whose output was not finite (the rows from there on
+        are NaN), or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = SimulatedOutputs([1.0, 2.0, np.nan], divergence_step=2)
+    >>> run.diverged, run.left_data, run.divergence_step
+    (True, False, 2)
+    >>> type(run - 1.0).__name__
+    'ndarray'
     """
 
-    outputs: np.ndarray
-    divergence_step: np.ndarray
-    extrapolation_step: np.ndarray
-    extrapolation_column: np.ndarray
+    def __new__(
+        cls, outputs, *, left_data_step=None, left_data_variable=None, divergence_step=None
+    ):
+        run = np.asarray(outputs, dtype=float).view(cls)
+        run.left_data_step = left_data_step
+        run.left_data_variable = left_data_variable
+        run.divergence_step = divergence_step
+        return run
+
+    def __array_finalize__(self, obj):
+        self.left_data_step = getattr(obj, "left_data_step", None)
+        self.left_data_variable = getattr(obj, "left_data_variable", None)
+        self.divergence_step = getattr(obj, "divergence_step", None)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        plain = np.asarray(array).view(np.ndarray)
+        return plain[()] if return_scalar else plain
+
+    def __reduce__(self):  # pickled as a plain array with the attributes
+        return (_rebuild_simulated, (np.asarray(self).view(np.ndarray), self._report()))
+
+    def _report(self):
+        return {
+            "left_data_step": self.left_data_step,
+            "left_data_variable": self.left_data_variable,
+            "divergence_step": self.divergence_step,
+        }
+
+    @property
+    def left_data(self) -> bool:
+        """Whether the run left the training ranges (see ``left_data_step``)."""
+        return self.left_data_step is not None
+
+    @property
+    def diverged(self) -> bool:
+        """Whether the output stopped being finite (see ``divergence_step``)."""
+        return self.divergence_step is not None
+
+
+def _rebuild_simulated(array, report):
+    return SimulatedOutputs(array, **report)
 
 
 def check_lags(lags, name, *, minimum, owner="NARX"):
@@ -152,7 +212,7 @@ class NARX:
     Attributes
     ----------
     max_lag : int
-        The largest lag: the first ``max_lag`` steps of a trajectory are
+        The largest lag: the first ``max_lag`` steps of a record are
         initial conditions, never targets.
     regressor_names : tuple of str
         Names of the columns of ``X``: every output's lags, then every
@@ -167,14 +227,14 @@ class NARX:
     >>> narx = NARX(y_lags=2, u_lags=1)
     >>> narx.regressor_names, narx.target_names
     (('y(k-1)', 'y(k-2)', 'u(k-1)'), ('y(k)',))
-    >>> y = np.array([[0.0, 1.0, 2.0, 3.0]]); u = np.array([[10.0, 11.0, 12.0, 13.0]])
-    >>> X, Y = narx.regressors(y, u)
+    >>> X, Y = narx.regressors(u=[10.0, 11.0, 12.0, 13.0], y=[0.0, 1.0, 2.0, 3.0])
     >>> X
     array([[ 1.,  0., 11.],
            [ 2.,  1., 12.]])
     >>> Y.ravel()
     array([2., 3.])
-    >>> NARX(y_lags=2, u_lags=1, target="increment").regressors(y, u)[1].ravel()  # y(k) - y(k-1)
+    >>> NARX(y_lags=2, u_lags=1, target="increment").regressors(
+    ...     u=[10.0, 11.0, 12.0, 13.0], y=[0.0, 1.0, 2.0, 3.0])[1].ravel()  # y(k) - y(k-1)
     array([1., 1.])
     """
 
@@ -220,91 +280,118 @@ class NARX:
         """Number of regressor columns that are past outputs (they come first)."""
         return self.n_outputs * len(self.y_lags)
 
+    @property
+    def previous_output_columns(self):
+        """Indices of the ``y(k-1)`` regressor columns, one per output (None without lag 1)."""
+        if 1 not in self.y_lags:
+            return None
+        return np.arange(self.n_outputs) * len(self.y_lags) + self.y_lags.index(1)
+
     def __repr__(self) -> str:
         return (
             f"NARX(y_lags={self.y_lags}, u_lags={self.u_lags}, output_names={self.output_names}, "
             f"input_names={self.input_names}, target={self.target!r})"
         )
 
-    # ------------------------------------------------------------- checking
-    def _trajectories(self, values, name, n_variables, *, min_steps):
-        """Return ``values`` as (n_trajectories, n_steps, n_variables) and its own ``ndim``.
+    # ------------------------------------------------------------- records
+    def read(self, u=None, y=None, *, y_name="y", min_steps=None, allow_shorter_y=False):
+        """The records ``(u, y)`` checked against this structure (:func:`~randomts.dynamics.records.read_records`).
 
-        With one variable, a 2-D array is ``(n_trajectories, n_steps)`` and a
-        1-D one a single series ``(n_steps,)``.
+        Records already read are checked for their sizes only.
+
+        Parameters
+        ----------
+        u, y
+            The records, as in :meth:`regressors`.
+        y_name : str, default="y"
+            The outputs' name in messages.
+        min_steps : int, optional
+            The fewest steps of every record's outputs.
+        allow_shorter_y : bool, default=False
+            Accept outputs shorter than the inputs (initial outputs).
+
+        Returns
+        -------
+        Records
+
+        Examples
+        --------
+        >>> NARX(y_lags=1, u_lags=1).read(y=[1.0, 2.0])
+        Traceback (most recent call last):
+        ...
+        ValueError: This NARX structure has input lags (1,); u is required.
         """
-        if hasattr(values, "to_numpy"):
-            values = values.to_numpy()
-        try:
-            values = np.asarray(values)
-        except (TypeError, ValueError) as exc:  # ragged nested sequences
-            raise ValueError(f"Input {name} could not be read as a numeric array: {exc}") from None
-        ndim = values.ndim
-        if n_variables == 1 and ndim in (1, 2):
-            values = values.reshape((1,) * (2 - ndim) + values.shape + (1,))
-        elif ndim != 3:
-            layout = "(n_trajectories, n_steps, n_variables)" + (
-                ", (n_trajectories, n_steps) or (n_steps,)" if n_variables == 1 else ""
-            )
+        records = read_records(u, y, y_name=y_name, allow_shorter_y=allow_shorter_y, owner=_OWNER)
+        if records.n_outputs != self.n_outputs:
             raise ValueError(
-                f"Input {name} must have the shape {layout} with {n_variables} variable(s); "
-                f"got shape {values.shape}."
+                f"{y_name} has {records.n_outputs} outputs (time on axis 0: (n_steps, n_outputs)), "
+                f"but {_OWNER} is expecting {self.n_outputs}."
             )
-        arr = check_matrix(
-            values,
-            name,
-            ndim=3,
-            n_columns=n_variables,
-            column_label="variables",
-            owner="this NARX structure",
-        )
-        if arr.shape[1] < min_steps:
-            raise ValueError(
-                f"Input {name} has {arr.shape[1]} time steps (shape={arr.shape}) while this NARX "
-                f"structure needs at least {min_steps} (max_lag={self.max_lag})."
-            )
-        return arr, ndim
-
-    def _inputs(self, u, n_trajectories, n_steps):
-        if not self.u_lags:
-            if u is not None:
-                raise ValueError(
-                    "This NARX structure has no input lags (u_lags=0), but u was given."
-                )
-            return None
-        if u is None:
+        if not self.u_lags and records.n_inputs:
+            raise ValueError("This NARX structure has no input lags (u_lags=0), but u was given.")
+        if self.u_lags and not records.n_inputs:
             raise ValueError(f"This NARX structure has input lags {self.u_lags}; u is required.")
-        U, _ = self._trajectories(u, "u", self.n_inputs, min_steps=1)
-        if U.shape[0] != n_trajectories or U.shape[1] < n_steps:
+        if self.u_lags and records.n_inputs != self.n_inputs:
             raise ValueError(
-                f"u must hold {n_trajectories} trajectories of at least {n_steps} steps; "
-                f"got shape {U.shape[:2]}."
+                f"u has {records.n_inputs} inputs, but {_OWNER} is expecting {self.n_inputs}."
             )
-        return U
+        if min_steps is not None:
+            for index, (_, Y) in enumerate(records):
+                check_steps(Y.shape[0], min_steps, f"{y_name}{records.label(index)}", _OWNER)
+        return records
 
-    def _columns(self, Yt, Ut, start, stop):
-        """Regressors of every target time ``k`` in ``[start, stop)``, trajectory by trajectory."""
+    def columns(self, Y, U, start, stop):
+        """Regressors of every target time ``k`` in ``[start, stop)`` of stacked records.
+
+        Parameters
+        ----------
+        Y : ndarray of shape (n_records, n_steps, n_outputs)
+        U : ndarray of shape (n_records, n_steps, n_inputs) or None
+        start, stop : int
+            Target times, ``max_lag <= start <= stop <= n_steps``.
+
+        Returns
+        -------
+        ndarray of shape (n_records, stop - start, n_regressors)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> NARX(y_lags=2).columns(np.arange(5.0).reshape(1, 5, 1), None, 2, 4)[0]
+        array([[1., 0.],
+               [2., 1.]])
+        """
         blocks = [
-            Yt[:, start - lag : stop - lag, m] for m in range(self.n_outputs) for lag in self.y_lags
+            Y[:, start - lag : stop - lag, m] for m in range(self.n_outputs) for lag in self.y_lags
         ]
-        if Ut is not None:
+        if U is not None and self.u_lags:
             blocks += [
-                Ut[:, start - lag : stop - lag, p]
+                U[:, start - lag : stop - lag, p]
                 for p in range(self.n_inputs)
                 for lag in self.u_lags
             ]
         return np.stack(blocks, axis=2)
 
-    def _previous_output_columns(self):
-        """Indices of the ``y(k-1)`` regressor columns, one per output."""
-        return np.arange(self.n_outputs) * len(self.y_lags) + self.y_lags.index(1)
+    def predictor(self, model):
+        """``X -> y(k)``: the model's predictions of the regressor rows, as outputs.
 
-    def _outputs(self, predict):
-        """``X -> y(k)``: the model's predictions, plus ``y(k-1)`` for increments."""
+        A RuleBase, or a fitted randomts estimator's rule base, runs the
+        inference kernel directly (the numbers of its ``predict``, without the
+        per-call input checks); any other object runs through its
+        ``predict``. With increments, ``y(k-1)`` is added back.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1e9]], intercept=[[1.0]])  # f = 1
+        >>> NARX(target="increment").predictor(rb)(np.array([[2.0]]))  # y(k-1) + 1
+        array([[3.]])
+        """
+        predict = _predictor(model, self.n_outputs)
         if self.target == "output":
             return predict
-
-        previous = self._previous_output_columns()  # once, not at every step of a free run
+        previous = self.previous_output_columns  # once, not at every step of a free run
 
         def outputs(X):
             return X[:, previous] + predict(X)
@@ -312,51 +399,55 @@ class NARX:
         return outputs
 
     # ----------------------------------------------------------------- API
-    def regressors(self, y, u=None):
-        """The regression pairs ``(X, Y)`` of all trajectories, with no leakage across them.
+    def regressors(self, u=None, y=None):
+        """The regression pairs ``(X, Y)`` of all records, with no leakage across them.
 
-        Row ``r * (n_steps - max_lag) + (k - max_lag)`` holds the lagged
-        values of trajectory ``r`` at time ``k`` and the target ``y[r, k]``
-        (``y[r, k] - y[r, k-1]`` with ``target="increment"``).
+        The rows of every record from its step ``max_lag`` on, record after
+        record: a row holds the lagged values at time ``k`` and the target
+        ``y[k]`` (``y[k] - y[k-1]`` with ``target="increment"``).
 
         Parameters
         ----------
-        y : array-like of shape (n_trajectories, n_steps, n_outputs), (n_trajectories, n_steps) or (n_steps,)
-            Output trajectories; with one output, 2-D (one row per
-            trajectory) or 1-D (a single series).
-        u : array-like of shape (n_trajectories, n_steps, n_inputs), (n_trajectories, n_steps) or (n_steps,), optional
-            Input trajectories, laid out as ``y`` (2-D or 1-D with one input);
-            required when there are input lags.
+        u : array-like of shape (n_steps,) or (n_steps, n_inputs), a list, a stack, Records or None
+            Inputs (time on axis 0), required when there are input lags;
+            several records as a list, a 3-D stack ``(n_records, n_steps,
+            n_inputs)``, or a list of ``(u, y)`` pairs with ``y`` omitted.
+        y : array-like of shape (n_steps,) or (n_steps, n_outputs), a list or a stack
+            Outputs, laid out as ``u``.
 
         Returns
         -------
-        X : ndarray of shape (n_trajectories * (n_steps - max_lag), len(regressor_names))
-        Y : ndarray of shape (n_trajectories * (n_steps - max_lag), n_outputs)
+        X : ndarray of shape (n_rows, len(regressor_names))
+        Y : ndarray of shape (n_rows, n_outputs)
             The targets, named by ``target_names``.
 
         Examples
         --------
         >>> import numpy as np
-        >>> y = np.array([[0.0, 1.0, 2.0], [10.0, 11.0, 12.0]])  # two trajectories
-        >>> X, Y = NARX(y_lags=1).regressors(y)
+        >>> X, Y = NARX(y_lags=1).regressors(y=[[0.0, 1.0, 2.0], [10.0, 11.0, 12.0]])  # two records
         >>> np.hstack([X, Y])
         array([[ 0.,  1.],
                [ 1.,  2.],
                [10., 11.],
                [11., 12.]])
-        >>> X, Y = NARX(y_lags=2, u_lags=1).regressors([0.0, 1.0, 2.0, 3.0], u=[5.0, 6.0, 7.0, 8.0])
-        >>> np.hstack([X, Y])  # one series: y(k-1), y(k-2), u(k-1) -> y(k)
+        >>> X, Y = NARX(y_lags=2, u_lags=1).regressors(u=[5.0, 6.0, 7.0, 8.0], y=[0.0, 1.0, 2.0, 3.0])
+        >>> np.hstack([X, Y])  # one record: y(k-1), y(k-2), u(k-1) -> y(k)
         array([[1., 0., 6., 2.],
                [2., 1., 7., 3.]])
         """
-        Yt, _ = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
-        Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
-        n_steps = Yt.shape[1]
-        X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
-        Y = Yt[:, self.max_lag :, :].reshape(-1, self.n_outputs)
-        if self.target == "increment":
-            Y = Y - Yt[:, self.max_lag - 1 : -1, :].reshape(-1, self.n_outputs)
-        return X, Y
+        records = self.read(u, y, min_steps=self.max_lag + 1)
+        rows, targets = [], []
+        for U, Y in records:
+            n_steps = Y.shape[0]
+            X = self.columns(Y[None], None if U is None else U[None], self.max_lag, n_steps)
+            rows.append(X.reshape(-1, len(self.regressor_names)))
+            T = Y[self.max_lag :]
+            if self.target == "increment":
+                T = T - Y[self.max_lag - 1 : -1]
+            targets.append(T)
+        if len(rows) == 1:
+            return rows[0], np.ascontiguousarray(targets[0])
+        return np.vstack(rows), np.vstack(targets)
 
     def name_rules(self, rule_base):
         """The rule base with the lagged input names and ``(k)`` output names.
@@ -380,45 +471,42 @@ class NARX:
             )
         return rule_base.replace(input_names=self.regressor_names, output_names=self.target_names)
 
-    def predict_one_step(self, model, y, u=None):
+    def predict_one_step(self, model, u=None, y=None):
         """One-step-ahead predictions: every ``y(k)`` from the measured past.
 
         Parameters
         ----------
         model : fitted RandomTSRegressor, RuleBase, or object with ``predict``
             Maps regressors to targets (outputs, or increments).
-        y, u : array-like
-            Measured trajectories, as in :meth:`regressors`.
+        u, y
+            Measured records, as in :meth:`regressors`.
 
         Returns
         -------
-        ndarray of shape (n_trajectories, n_steps - max_lag, n_outputs)
-            Predictions of ``y[:, max_lag:]``; 2-D when ``y`` was 2-D, 1-D
-            (``y[max_lag:]``) when it was one series.
+        ndarray of shape (n_steps - max_lag, n_outputs), or a list or stack of them
+            Predictions of ``y[max_lag:]`` of every record, laid out as ``y``.
 
         Examples
         --------
         >>> import numpy as np
         >>> from randomts import RuleBase
         >>> identity = RuleBase(centers=[[0.0]], sigmas=[[1e6]], coef=[[[1.0]]])  # f(x) ~ x
-        >>> NARX(y_lags=1).predict_one_step(identity, [[1.0, 2.0, 3.0]]).round(6)
-        array([[1., 2.]])
+        >>> NARX(y_lags=1).predict_one_step(identity, y=[1.0, 2.0, 3.0]).round(6)
+        array([1., 2.])
         """
-        Yt, ndim = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
-        Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
-        n_trajectories, n_steps = Yt.shape[:2]
-        X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
-        predict = self._outputs(_predictor(model, self.n_outputs))
-        predicted = predict(X).reshape(n_trajectories, -1, self.n_outputs)
-        return _as_given(predicted, ndim)
+        records = self.read(u, y, min_steps=self.max_lag + 1)
+        X, _ = self.regressors(records)
+        predicted = self.predictor(model)(X)
+        sizes = np.cumsum([Y.shape[0] - self.max_lag for _, Y in records])[:-1]
+        return records.shaped(np.split(predicted, sizes))
 
-    def simulate(self, model, initial_outputs, u=None, *, n_steps=None):
+    def simulate(self, model, u=None, y_init=None, *, n_steps=None):
         """Free run: from initial outputs, feed the model's own outputs back.
 
-        All trajectories advance together, one ``predict`` call per time
-        step. A trajectory whose simulated output stops being finite is
-        marked diverged: its remaining outputs are NaN and the others go on,
-        and a :class:`~randomts.exceptions.DivergenceWarning` names the first.
+        Records of one length advance together, one ``predict`` call per time
+        step. A record whose simulated output stops being finite is marked
+        diverged: its remaining outputs are NaN and the others go on, and a
+        :class:`~randomts.exceptions.DivergenceWarning` names the first.
         When the model records its training ranges (a fitted estimator, or a
         rule base fitted with :meth:`~randomts.RuleBase.fit_consequents`), an
         :class:`~randomts.exceptions.ExtrapolationWarning` names the first
@@ -430,21 +518,22 @@ class NARX:
         ----------
         model : fitted RandomTSRegressor, RuleBase, or object with ``predict``
             Maps regressors to targets (outputs, or increments).
-        initial_outputs : array-like of shape (n_trajectories, max_lag, n_outputs), (n_trajectories, max_lag) or (max_lag,)
-            The first ``max_lag`` outputs of every trajectory (more steps are
-            accepted; only the first ``max_lag`` are used).
-        u : array-like of shape (n_trajectories, n_total, n_inputs), (n_trajectories, n_total) or (n_total,), optional
-            Inputs over the whole run, on the time axis of the outputs, laid
-            out as ``initial_outputs``; required when there are input lags.
+        u : array-like of shape (n_total,) or (n_total, n_inputs), a list, a stack, or None
+            Inputs over the whole run (the initial window included), time on
+            axis 0; required when there are input lags.
+        y_init : array-like of shape (n_init,) or (n_init, n_outputs), a list or a stack
+            The initial outputs, ``n_init >= max_lag`` (see the module: the
+            initial window); the run starts after them, from their last
+            ``max_lag`` rows.
         n_steps : int, optional
-            Number of steps to simulate after the initial outputs. Defaults
-            to ``n_total - max_lag`` when ``u`` is given; required otherwise.
+            Steps to simulate after the initial outputs: ``n_total - n_init``
+            when ``u`` is given; required otherwise.
 
         Returns
         -------
-        ndarray of shape (n_trajectories, max_lag + n_steps, n_outputs)
-            The initial outputs followed by the simulated ones; 2-D or 1-D
-            when ``initial_outputs`` was.
+        ndarray of shape (n_init + n_steps, n_outputs), or a list or stack of them
+            The initial outputs followed by the simulated ones, laid out as
+            ``y_init``.
 
         Examples
         --------
@@ -453,110 +542,136 @@ class NARX:
         >>> # y(k) = 0.5 y(k-1) + u(k-1), as a one-rule model with a very wide rule
         >>> rb = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1e9, 1e9]], coef=[[[0.5, 1.0]]])
         >>> narx = NARX(y_lags=1, u_lags=1)
-        >>> narx.simulate(rb, [[2.0]], u=[[1.0, 1.0, 0.0, 0.0]]).round(9)
-        array([[2., 2., 2., 1.]])
+        >>> narx.simulate(rb, u=[1.0, 1.0, 0.0, 0.0], y_init=[2.0]).round(9)
+        array([2., 2., 2., 1.])
         """
-        run = self._run(model, initial_outputs, u, n_steps)
-        n_trajectories = run.outputs.shape[0]
-        exits = np.flatnonzero(run.extrapolation_step >= 0)
-        if exits.size:
-            # the first step at which any trajectory leaves the data, the lowest trajectory then
-            first = exits[np.argmin(run.extrapolation_step[exits])]
-            self._warn_left_the_data(
-                run.outputs[first : first + 1],
-                None if u is None else self._inputs(u, n_trajectories, 1)[first : first + 1],
-                int(run.extrapolation_step[first]),
-                int(run.extrapolation_column[first]),
-                _training_ranges(model),
-                trajectory=int(first),
-                stacklevel=2,
-            )
-        diverged = np.flatnonzero(run.divergence_step >= 0)
-        if diverged.size:
-            first = diverged[np.argmin(run.divergence_step[diverged])]
-            warnings.warn(
-                f"{diverged.size} of {n_trajectories} trajectories diverged (the output stopped "
-                f"being finite), the first at step {int(run.divergence_step[first])} of trajectory "
-                f"{int(first)}; their remaining outputs are NaN.",
-                DivergenceWarning,
-                stacklevel=2,
-            )
-        return _as_given(run.outputs, run.ndim)
+        records = self.read(
+            u, y_init, y_name="y_init", min_steps=self.max_lag, allow_shorter_y=True
+        )
+        runs = self.free_run(model, records, n_steps=n_steps)
+        self.warn(runs, _training_ranges(model), several=len(runs) > 1, stacklevel=2)
+        return records.shaped(runs)
 
-    def free_run(self, model, initial_outputs, u=None, *, n_steps=None, ranges=None):
-        """:meth:`simulate` without warnings: the outputs and where each trajectory went wrong.
+    def free_run(self, model, u=None, y_init=None, *, n_steps=None, ranges=None):
+        """:meth:`simulate` without warnings: every record's run, which says where it went wrong.
 
         Parameters
         ----------
-        model, initial_outputs, u, n_steps
+        model, u, y_init, n_steps
             As in :meth:`simulate`.
-        ranges : (array-like, array-like), optional
+        ranges : (ndarray, ndarray), optional
             ``(low, high)`` of each regressor column in the training data,
-            the reference of ``extrapolation_step``; by default the ranges
-            the model records (none for a model that records none).
+            the reference of ``left_data_step``; by default the ranges the
+            model records (none for a model that records none).
 
         Returns
         -------
-        FreeRun
-            ``outputs`` of shape ``(n_trajectories, max_lag + n_steps, n_outputs)``
-            whatever the layout of ``initial_outputs``, and per trajectory the
-            first step of divergence and of extrapolation (``-1``: none).
+        list of SimulatedOutputs
+            One per record, ``(n_init + n_steps, n_outputs)`` whatever the
+            layout given.
 
         Examples
         --------
+        >>> import numpy as np
         >>> from randomts import RuleBase
         >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1e9]], coef=[[[2.0]]])  # y(k) = 2 y(k-1)
-        >>> run = NARX(y_lags=1).free_run(rb, [[1.0], [0.0]], n_steps=3)
-        >>> run.outputs[:, :, 0].round(6)
-        array([[1., 2., 4., 8.],
-               [0., 0., 0., 0.]])
-        >>> run.divergence_step.tolist(), run.extrapolation_step.tolist()
-        ([-1, -1], [-1, -1])
+        >>> runs = NARX(y_lags=1).free_run(rb, y_init=[[1.0], [0.0]], n_steps=3)  # stack of 2
+        >>> [run[:, 0].round(6).tolist() for run in runs]
+        [[1.0, 2.0, 4.0, 8.0], [0.0, 0.0, 0.0, 0.0]]
+        >>> [run.diverged for run in runs], [run.left_data for run in runs]
+        ([False, False], [False, False])
         """
-        if ranges is not None:
-            ranges = tuple(
-                check_matrix(r, name, ndim=1, n_columns=len(self.regressor_names))
-                for r, name in zip(ranges, ("ranges[0]", "ranges[1]"), strict=True)
-            )
-        run = self._run(model, initial_outputs, u, n_steps, ranges)
-        return FreeRun(
-            run.outputs, run.divergence_step, run.extrapolation_step, run.extrapolation_column
+        records = self.read(
+            u, y_init, y_name="y_init", min_steps=self.max_lag, allow_shorter_y=True
         )
-
-    def _run(self, model, initial_outputs, u, n_steps, ranges=None):
-        """The free run, with the layout of ``initial_outputs`` (``ndim``)."""
-        Yt, ndim = self._trajectories(
-            initial_outputs, "initial_outputs", self.n_outputs, min_steps=self.max_lag
-        )
-        n_trajectories = Yt.shape[0]
-        if n_steps is None:
-            if u is None:
+        if not records.n_inputs:
+            if n_steps is None:
                 raise ValueError("n_steps is required when u is not given.")
-            n_total = self._inputs(u, n_trajectories, 1).shape[1]
-            n_steps = check_int(n_total - self.max_lag, "n_steps (from the length of u)", low=1)
-        n_steps = check_int(n_steps, "n_steps", low=1)
-        n_total = self.max_lag + n_steps
-        Ut = self._inputs(u, n_trajectories, n_total)
-        out = np.full((n_trajectories, n_total, self.n_outputs), np.nan)
-        out[:, : self.max_lag] = Yt[:, : self.max_lag]
-        predict = self._outputs(_predictor(model, self.n_outputs))
+            n_steps = check_int(n_steps, "n_steps", low=1)
+        elif n_steps is not None:
+            raise ValueError(
+                "n_steps is for a run without inputs; with inputs the run lasts as long as u. "
+                f"Got n_steps={n_steps!r}."
+            )
         if ranges is None:
             ranges = _training_ranges(model)
-        active = np.ones(n_trajectories, dtype=bool)
-        divergence = np.full(n_trajectories, -1, dtype=np.int64)
-        extrapolation = np.full(n_trajectories, -1, dtype=np.int64)
-        column = np.full(n_trajectories, -1, dtype=np.int64)
+        predict = self.predictor(model)
+        groups = {}  # records of one length run side by side
+        for index, (U, Y) in enumerate(records):
+            n_init = Y.shape[0]
+            steps = n_steps if U is None else U.shape[0] - n_init
+            if steps < 1:
+                raise ValueError(
+                    f"u{records.label(index)} must run past the initial outputs: it has "
+                    f"{U.shape[0]} steps and y_init {n_init}."
+                )
+            groups.setdefault((n_init, steps), []).append(index)
+        runs = [None] * len(records)
+        for (n_init, steps), members in groups.items():
+            shift = n_init - self.max_lag
+            Y0 = np.stack([records[i][1][shift:] for i in members])
+            U = None
+            if records[members[0]][0] is not None:
+                U = np.stack([records[i][0][shift:] for i in members])
+            out, divergence, left, column = self.run(predict, Y0, U, steps, ranges)
+            for j, i in enumerate(members):
+                runs[i] = SimulatedOutputs(
+                    np.concatenate([records[i][1][:shift], out[j]]),
+                    left_data_step=None if left[j] < 0 else int(left[j]) + shift,
+                    left_data_variable=(
+                        None if left[j] < 0 else self.regressor_names[int(column[j])]
+                    ),
+                    divergence_step=None if divergence[j] < 0 else int(divergence[j]) + shift,
+                )
+        return runs
+
+    def run(self, predict, Y0, U, n_steps, ranges=None):
+        """The free run of stacked records (the core of :meth:`free_run`, on checked arrays).
+
+        Parameters
+        ----------
+        predict : callable
+            ``X -> y(k)`` of shape ``(n_records, n_outputs)`` (the outputs,
+            increments already added back).
+        Y0 : ndarray of shape (n_records, max_lag, n_outputs)
+            The initial outputs.
+        U : ndarray of shape (n_records, max_lag + n_steps, n_inputs) or None
+        n_steps : int
+        ranges : (ndarray, ndarray), optional
+            Training ranges of the regressors.
+
+        Returns
+        -------
+        outputs : ndarray of shape (n_records, max_lag + n_steps, n_outputs)
+        divergence_step, left_data_step, left_data_column : ndarray of int of shape (n_records,)
+            ``-1`` where none.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> out = NARX(y_lags=1).run(lambda X: 0.5 * X, np.ones((1, 1, 1)), None, 2)[0]
+        >>> out.ravel().tolist()
+        [1.0, 0.5, 0.25]
+        """
+        n_records = Y0.shape[0]
+        n_total = self.max_lag + n_steps
+        out = np.full((n_records, n_total, self.n_outputs), np.nan)
+        out[:, : self.max_lag] = Y0[:, : self.max_lag]
+        active = np.ones(n_records, dtype=bool)
+        divergence = np.full(n_records, -1, dtype=np.int64)
+        extrapolation = np.full(n_records, -1, dtype=np.int64)
+        column = np.full(n_records, -1, dtype=np.int64)
         everyone = True
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
-                X = self._columns(out, Ut, k, k + 1)[:, 0, :]
+                X = self.columns(out, U, k, k + 1)[:, 0, :]
             else:
-                X = self._columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[:, 0, :]
+                X = self.columns(out[rows], None if U is None else U[rows], k, k + 1)[:, 0, :]
             if ranges is not None:
                 beyond = beyond_range(X, *ranges)
                 leaving = beyond.any(axis=1)
-                which = np.arange(n_trajectories) if rows is None else rows
+                which = np.arange(n_records) if rows is None else rows
                 new = leaving & (extrapolation[which] < 0)
                 if new.any():
                     extrapolation[which[new]] = k
@@ -574,20 +689,62 @@ class NARX:
                 everyone = False
                 if not active.any():
                     break
-        return _Run(out, ndim, divergence, extrapolation, column)
+        return out, divergence, extrapolation, column
 
-    def _warn_left_the_data(self, out, Ut, step, column, ranges, *, trajectory, stacklevel):
-        """Warn that ``trajectory`` (one row of ``out``) left the training ranges at ``step``."""
-        low, high = ranges
-        value = self._columns(out, Ut, step, step + 1)[0, 0, column]
-        warnings.warn(
-            f"The free run leaves the training data at step {step}: in trajectory {trajectory}, "
-            f"{self.regressor_names[column]} = {value:.6g} lies beyond its training "
-            f"range [{low[column]:.6g}, {high[column]:.6g}] by more than "
-            f"{100 * EXTRAPOLATION_MARGIN:g}% of its span; the simulation extrapolates from there.",
-            ExtrapolationWarning,
-            stacklevel=stacklevel + 1,
-        )
+    def warn(self, runs, ranges, *, several, stacklevel=2):
+        """Warn where the first of ``runs`` left the data, and where the first diverged.
+
+        Parameters
+        ----------
+        runs : list of SimulatedOutputs
+        ranges : (ndarray, ndarray) or None
+            The training ranges the runs were judged against.
+        several : bool
+            Whether the runs are of several records (their index is named).
+        stacklevel : int, default=2
+            Of the warnings, from the caller of this method.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     NARX().warn([SimulatedOutputs([1.0, float("nan")], divergence_step=1)], None,
+        ...                 several=False)
+        >>> str(caught[0].message)
+        'The free run diverged at step 1: the output stopped being finite and the rows from there on are NaN (divergence_step of the result).'
+        """
+        for attribute, category in (
+            ("left_data_step", ExtrapolationWarning),
+            ("divergence_step", DivergenceWarning),
+        ):
+            which = [i for i, run in enumerate(runs) if getattr(run, attribute) is not None]
+            if not which:
+                continue
+            first = min(which, key=lambda i: getattr(runs[i], attribute))
+            run, step = runs[first], getattr(runs[first], attribute)
+            if not several:
+                where = "The free run"
+            elif len(which) == 1:
+                where = f"The free run of record {first}"
+            else:
+                where = f"{len(which)} of {len(runs)} free runs; the first, of record {first},"
+            if category is ExtrapolationWarning:
+                low, high = ranges
+                column = self.regressor_names.index(run.left_data_variable)
+                message = (
+                    f"{where} leaves the training data at step {step}: "
+                    f"{run.left_data_variable} lies beyond its training range "
+                    f"[{low[column]:.6g}, {high[column]:.6g}] by more than "
+                    f"{100 * EXTRAPOLATION_MARGIN:g}% of its span, and the model extrapolates "
+                    "from there (left_data_step of the result)."
+                )
+            else:
+                message = (
+                    f"{where} diverged at step {step}: the output stopped being finite and the "
+                    "rows from there on are NaN (divergence_step of the result)."
+                )
+            warnings.warn(message, category, stacklevel=stacklevel + 1)
 
     def linearize(self, model, regressor):
         """Local linear model ``y(k) ~ A s + B v + O`` at a regressor value.
@@ -616,30 +773,15 @@ class NARX:
             "regressor",
             ndim=np.ndim(regressor) or 1,
             n_columns=len(self.regressor_names),
-            owner="this NARX structure",
+            owner=_OWNER,
         )
         split = self.n_state_columns
         local = linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
         if self.target == "increment":
             A = local.A.copy()
-            A[..., np.arange(self.n_outputs), self._previous_output_columns()] += 1.0
+            A[..., np.arange(self.n_outputs), self.previous_output_columns] += 1.0
             local = local._replace(A=A)
         return local
-
-
-class _Run(NamedTuple):
-    outputs: np.ndarray
-    ndim: int
-    divergence_step: np.ndarray
-    extrapolation_step: np.ndarray
-    extrapolation_column: np.ndarray
-
-
-def _as_given(trajectories, ndim):
-    """``(n_trajectories, n_steps, n_outputs)`` results in the layout of the given outputs."""
-    if ndim == 1:
-        return trajectories[0, :, 0]
-    return trajectories[:, :, 0] if ndim == 2 else trajectories
 
 
 def _training_ranges(model):
@@ -655,9 +797,9 @@ def _training_ranges(model):
 def _predictor(model, n_outputs):
     """A function ``X -> (n_samples, n_outputs)`` array for ``model``.
 
-    A RuleBase, or a fitted randomts estimator's rule base (the same numbers
-    as the estimator's ``predict``, without its per-call input checks), is
-    called directly; any other object through its ``predict``.
+    A RuleBase, or a fitted randomts estimator's rule base, runs the inference
+    kernel directly (the numbers of its ``predict``, without the per-call
+    input checks); any other object runs through its ``predict``.
     """
     try:
         rule_base = as_rule_base(model, "NARX")
@@ -667,7 +809,7 @@ def _predictor(model, n_outputs):
                 f"model must be a RuleBase or have a predict method; got {type(model).__name__}."
             ) from None
 
-        def predict(X):
+        def predict_rows(X):
             Y = np.asarray(model.predict(X), dtype=float)
             if Y.size != X.shape[0] * n_outputs:
                 raise ValueError(
@@ -676,9 +818,15 @@ def _predictor(model, n_outputs):
                 )
             return Y.reshape(X.shape[0], n_outputs)
 
-        return predict
+        return predict_rows
     if rule_base.n_outputs != n_outputs:
         raise ValueError(
             f"The model has {rule_base.n_outputs} outputs, but this NARX structure has {n_outputs}."
         )
-    return rule_base.predict
+    constants = inference_constants(rule_base.coef, rule_base.intercept, rule_base.sigmas)
+    centers, sigmas, normalize = rule_base.centers, rule_base.sigmas, rule_base.normalize
+
+    def predict_rule_base(X):
+        return predict(X, centers, sigmas, constants, normalize=normalize)
+
+    return predict_rule_base

@@ -135,7 +135,7 @@ class _Problem:
         )
         with np.errstate(over="ignore", invalid="ignore"):
             for k in range(lag, lag + horizon):
-                x = narx._columns(Y, U, k, k + 1)[:, 0, :]
+                x = narx.columns(Y, U, k, k + 1)[:, 0, :]
                 z = (x - self.mean) / self.scale
                 W = firing_strengths(z, self.centers, self.sigmas, normalize=self.normalize)
                 K = design_matrix(W, z, order=self.order)
@@ -284,7 +284,7 @@ def refine_for_simulation(
     ...     y[k] = 0.9 * y[k - 1] + 0.5 * np.tanh(2 * u[k - 1])
     >>> measured = y + 0.05 * rng.normal(size=y.shape)
     >>> narx = NARX(y_lags=1, u_lags=1)
-    >>> X, Y = narx.regressors(measured[None, :700, 0], u[None, :700, 0])
+    >>> X, Y = narx.regressors(u[:700], measured[:700])
     >>> rules = RuleBase.random(n_features=2, n_rules=10, normalize=True, random_state=0)
     >>> mean, scale = X.mean(axis=0), X.std(axis=0)
     >>> rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
@@ -302,7 +302,7 @@ def refine_for_simulation(
     gamma0 = problem.gamma0
     runs = _held_out_runs(narx, held_out, _RUN_SEGMENTS * horizon) if held_out else None
     start_error = _held_out_error(problem, gamma0, runs) if held_out else np.nan
-    best = (start_error, rule_base, 0)
+    best = (start_error, None, 0)  # the held-out error, the coefficients kept, their step
     # no longer than the shortest stretch to fit on
     horizon = min(horizon, min(Y.shape[0] for _, Y in fitted) - narx.max_lag)
     Y, U = _segments(narx, fitted, horizon) if horizon >= 1 else (None, None)
@@ -352,15 +352,15 @@ def refine_for_simulation(
             damping *= 10.0
         if not accepted:
             break
-        refined = problem.in_data_units(gamma)
         if not held_out:  # nothing to stop on: every step is taken
-            best = (np.nan, refined, iterations)
+            best = (np.nan, gamma, iterations)
             continue
         error = _held_out_error(problem, gamma, runs)
         if error < best[0]:
-            best, stale = (error, refined, iterations), 0
+            best, stale = (error, gamma, iterations), 0
         else:
             stale += 1
             if stale >= patience:
                 break
-    return SimulationFit(best[1], start_error, best[0], iterations, best[2])
+    refined = rule_base if best[1] is None else problem.in_data_units(best[1])
+    return SimulationFit(refined, start_error, best[0], iterations, best[2])

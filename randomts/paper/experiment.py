@@ -254,7 +254,7 @@ def van_der_pol_dataset(n_trajectories=10, n_steps=1000, *, step=0.01, seed=0):
     """
     rng = np.random.default_rng(seed)
     states = van_der_pol(rng.uniform(-2.0, 2.0, size=(n_trajectories, 2)), n_steps, step=step)
-    return NARX(y_lags=1, output_names=_STATE_NAMES).regressors(states)
+    return NARX(y_lags=1, output_names=_STATE_NAMES).regressors(y=states)
 
 
 def van_der_pol_phases(settings, rng):
@@ -438,7 +438,7 @@ def run_table1(settings=None, *, progress=None):
     for repeat, child in enumerate(children):
         data_seed, *model_seeds = child.spawn(1 + len(models))
         phases = van_der_pol_phases(settings, np.random.default_rng(data_seed))
-        X, Y = narx.regressors(phases["train"])
+        X, Y = narx.regressors(y=phases["train"])
         rule_bases, simulated = {}, {}
         for (model, order), seed_sequence in zip(models, model_seeds, strict=True):
             seed = int(seed_sequence.generate_state(1)[0])
@@ -452,19 +452,19 @@ def run_table1(settings=None, *, progress=None):
                 rule_base, fit_seconds, solve_seconds = fit_timed(
                     draw, X, Y, order=order, solver=solver
                 )
-                one_step = narx.predict_one_step(rule_base, phases["generalisation"])
+                one_step = narx.predict_one_step(rule_base, y=phases["generalisation"])
                 with warnings.catch_warnings():
                     # the protocol starts free runs anywhere in the box, past the training
                     # data by design, and the table reports a diverged run as such
                     warnings.simplefilter("ignore", ExtrapolationWarning)
                     warnings.simplefilter("ignore", DivergenceWarning)
                     free_run = narx.simulate(
-                        rule_base, phases["simulation"][:, :1], n_steps=settings.n_steps
+                        rule_base, y_init=phases["simulation"][:, :1], n_steps=settings.n_steps
                     )
                 values = measured[model, solver]
                 values["fit_seconds"].append(fit_seconds)
                 values["solve_seconds"].append(solve_seconds)
-                train_one_step = narx.predict_one_step(rule_base, phases["train"])
+                train_one_step = narx.predict_one_step(rule_base, y=phases["train"])
                 values["mse_train"].append(_mse(train_one_step, phases["train"][:, 1:]))
                 values["mse_generalisation"].append(_mse(one_step, phases["generalisation"][:, 1:]))
                 values["mse_simulation"].append(_mse(free_run[:, 1:], phases["simulation"][:, 1:]))

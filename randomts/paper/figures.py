@@ -60,7 +60,7 @@ def _figure_one(table):
     rule_base = table.last["rule_bases"]["SLM", solver]
     train = table.last["phases"]["train"]
     narx = settings.narx
-    one_step = narx.predict_one_step(rule_base, train)
+    one_step = narx.predict_one_step(rule_base, y=train)
     figure = Figure(figsize=(7.0, 7.6), layout="constrained")
     axes = figure.add_subplot()
     for color, states, predicted in zip(

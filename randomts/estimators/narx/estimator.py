@@ -1,10 +1,11 @@
 """The NARX estimator: a model of a dynamical system from its input/output records.
 
-:class:`NARXRegressor` takes input/output data with time on axis 0, builds
-the lagged regressors of :class:`randomts.dynamics.narx.NARX` experiment by
-experiment (no row mixes two experiments), fits a
-:class:`~randomts.RandomTSRegressor` (or another regressor) on them, and
-predicts one step ahead or runs the model freely from initial outputs.
+:class:`NARXRegressor` takes records (:mod:`randomts.dynamics.records`; the
+series in the order ``u, y``, time on axis 0), builds the lagged regressors
+of :class:`randomts.dynamics.narx.NARX` record by record (no row mixes two
+records), fits a :class:`~randomts.RandomTSRegressor` (or another regressor)
+on them, and predicts one or ``k`` steps ahead or runs the model freely from
+initial outputs.
 
 The defaults are chosen for a simulator on raw data in engineering units:
 
@@ -19,12 +20,12 @@ The defaults are chosen for a simulator on raw data in engineering units:
   their values with their neighbours, so leaving out one row leaves its
   near-copies in the fit and the leave-one-out error is optimistic, which
   picks penalties too small for a free run.
+
+The candidates and their choice are :mod:`randomts.estimators.narx.selection`;
+the intervals :mod:`randomts.estimators.narx.intervals`.
 """
 
 from __future__ import annotations
-
-import inspect
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, clone
@@ -32,34 +33,18 @@ from sklearn.metrics import r2_score
 from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import check_int, check_option
-from randomts.core.ranges import EXTRAPOLATION_MARGIN
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
-from randomts.dynamics.simulation_fit import refine_for_simulation
+from randomts.dynamics.records import check_steps, read_records, variable_names
+from randomts.estimators.narx.intervals import band, horizon_quantiles, residual_scores
+from randomts.estimators.narx.selection import Settings, choose, fit_candidates
 from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
-from randomts.estimators.series import (
-    Several,
-    SimulatedOutputs,
-    band,
-    blocked_folds,
-    check_length,
-    earlier_blocks,
-    horizon_quantiles,
-    lagged_rows,
-    read_experiments,
-    sizes,
-    split_off,
-    variable_names,
-)
-from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fitting.conformal import check_coverage, split_quantile
 
 __all__ = ["FOCUS", "LAG_CHOICES", "NARXRegressor"]
 
 _OWNER = "NARXRegressor"
 _RECORD = "narx"
-# Starting points of the held-out free runs that calibrate simulate_interval, per record.
-_FREE_RUN_STARTS = 24
 #: The lag counts ``"auto"`` chooses between (``n``: lags ``1..n``).
 LAG_CHOICES = (1, 2, 4, 6)
 #: What the consequents are fitted for.
@@ -78,12 +63,21 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     ``target="output"``; ``f`` is a :class:`~randomts.RandomTSRegressor`
     fitted on the lagged rows (:class:`randomts.dynamics.narx.NARX`).
 
-    Data: time on axis 0. ``u`` is ``(n_steps,)`` or ``(n_steps, n_inputs)``,
-    or None for an autoregression; ``y`` is ``(n_steps,)`` or ``(n_steps,
-    n_outputs)``; ``u[k]`` is the input at the time of ``y[k]``. Several
-    experiments are lists of such arrays (``fit([u1, u2], [y1, y2])``) or a
-    list of ``(u, y)`` pairs (``fit([(u1, y1), (u2, y2)])``): no lagged row
-    mixes two experiments.
+    Data are records (:mod:`randomts.dynamics.records`), the series taken in
+    the order ``u, y`` by every method, time on axis 0: ``u`` is
+    ``(n_steps,)`` or ``(n_steps, n_inputs)``, or None for an autoregression;
+    ``y`` is ``(n_steps,)`` or ``(n_steps, n_outputs)`` (several outputs: a
+    MIMO model); ``u[k]`` is the input at the time of ``y[k]``. Several
+    records are lists of such arrays (``fit([u1, u2], [y1, y2])``), a list of
+    ``(u, y)`` pairs (``fit([(u1, y1), (u2, y2)])``) or 3-D stacks: no lagged
+    row mixes two records, and results come back in the layout given.
+
+    **The initial window.** :meth:`simulate` needs ``max_lag_`` initial
+    outputs: the first output it computes, at step ``max_lag_``, has
+    regressors reaching back ``max(y_lags)`` outputs and ``max(u_lags)``
+    inputs. More are accepted (a window of measured outputs): the run starts
+    after the last of them, from their last ``max_lag_`` rows. Fewer raise a
+    ValueError naming the number needed.
 
     Parameters
     ----------
@@ -120,15 +114,15 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         :func:`randomts.save` are not available).
     n_folds : int, default=5
         Number of contiguous blocks of the cross-validation of ``alpha``
-        (:func:`~randomts.estimators.series.blocked_folds` over the rows of every experiment in turn).
+        (:func:`~randomts.estimators.series.blocked_folds` over the rows of every record in turn).
     focus : {"simulation", "prediction"}, default="simulation"
         What the model is fitted for. ``"prediction"``: the one-step least
         squares on every row. ``"simulation"``: the one-step solution on the
-        first ``1 - validation_fraction`` of every experiment, then refined
+        first ``1 - validation_fraction`` of every record, then refined
         on the error of the model's own multi-step runs (multiple shooting
         over segments of ``horizon`` steps, analytic sensitivities,
         Levenberg-Marquardt shrunk toward the one-step solution), stopped
-        early on a free run over the held-out last part of every experiment
+        early on a free run over the held-out last part of every record
         and kept only where better there
         (:func:`randomts.dynamics.simulation_fit.refine_for_simulation`).
         A good one-step predictor can be a poor simulator; this is the
@@ -140,19 +134,19 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         feedback of more steps; shorter ones keep a model that runs away
         from running away for long.
     validation_fraction : float, default=0.2
-        The last part of every experiment that ``focus="simulation"`` holds
+        The last part of every record that ``focus="simulation"`` holds
         out to stop on.
     selection_blocks : int, default=5
         With more than one estimator or lag count to choose from: the blocks
         of time of the blocked cross-validation of the free run that chooses.
-        The held-out end is one block; the rest of every experiment is cut
+        The held-out end is one block; the rest of every record is cut
         into ``selection_blocks - 1`` more, and each is held out in turn, run
         freely by the estimators fitted (and refined, stopped on it) on the
         rest. From the simplest (fewest consequent parameters) on, a more
         complex one replaces the one kept only if its errors are smaller,
         block by block, by more than their noise (the mean log-ratio below
         minus its standard error); the model kept is the one fitted on the
-        first ``1 - validation_fraction`` of every experiment. One held-out
+        first ``1 - validation_fraction`` of every record. One held-out
         stretch of a short record is a noisy judge, and a flexible estimator
         can win on it by chance. ``1``: the least error on the
         held-out end alone (every choice costs one fit, not
@@ -299,12 +293,24 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             variable_names(self.input_names, "input_names", "u", n_inputs) if n_inputs else "u"
         )
         return NARX(
-            y_lags,
-            u_lags,
-            output_names=output_names,
-            input_names=input_names,
-            target=target,
+            y_lags, u_lags, output_names=output_names, input_names=input_names, target=target
         )
+
+    def _settings(self, structures):
+        """The checked parameters every candidate's fit shares."""
+        n_folds = check_int(self.n_folds, "n_folds", low=2, owner=_OWNER)
+        focus = check_option(self.focus, "focus", FOCUS, owner=_OWNER)
+        if len(structures) > 1 and focus != "simulation":
+            raise ValueError(
+                f"Lags 'auto' are chosen by the held-out free run of focus='simulation'; got "
+                f"focus={self.focus!r} with y_lags={self.y_lags!r}, u_lags={self.u_lags!r}."
+            )
+        horizon = max_iter = None
+        if focus == "simulation":
+            horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
+            max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
+        selection_blocks = check_int(self.selection_blocks, "selection_blocks", low=1, owner=_OWNER)
+        return Settings(n_folds, horizon, max_iter, self.validation_fraction, selection_blocks)
 
     def _new_estimator(self):
         estimator = RandomTSRegressor() if self.estimator is None else self.estimator
@@ -318,152 +324,112 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             estimator.set_params(random_state=self.random_state)
         return estimator
 
+    def _candidates(self, focus):
+        """The estimators to fit: the one given, or the defaults' (one, or three to choose from)."""
+        if self.estimator is not None or focus == "prediction":
+            candidates = [self._new_estimator()]
+        else:
+            # a hundred random rules, ten rules on the data's clusters, one rule (a linear
+            # model): the free run chooses
+            candidates = [
+                RandomTSRegressor(),
+                RandomTSRegressor.interpretable(),
+                RandomTSRegressor(n_rules=1, normalize=True),
+            ]
+            if self.random_state is not None:
+                for candidate in candidates:
+                    candidate.set_params(random_state=self.random_state)
+        if focus == "simulation":
+            for candidate in candidates:
+                if not hasattr(candidate, "draw_antecedents"):
+                    raise ValueError(
+                        f"The 'focus' parameter of {_OWNER} can be 'simulation' only with a "
+                        "randomts estimator (it refines the rules' consequents); got "
+                        f"{type(candidate).__name__}."
+                    )
+        return candidates
+
+    def _read(self, u, y, *, y_name="y", min_steps=None, fitted=True):
+        """The records given, read once and checked against the fitted sizes."""
+        if fitted:
+            check_is_fitted(self, "narx_")
+        records = read_records(u, y, y_name=y_name, allow_shorter_y=y_name == "y_init")
+        if not fitted:
+            return records
+        if records.n_outputs != self.n_outputs_:
+            raise ValueError(
+                f"{y_name} has {records.n_outputs} outputs, but {_OWNER} is expecting "
+                f"{self.n_outputs_} outputs as in fit."
+            )
+        if records.n_inputs and not self.n_inputs_:
+            raise ValueError(
+                f"This {_OWNER} was fitted without inputs (an autoregression), but u was given."
+            )
+        if self.n_inputs_ and not records.n_inputs:
+            raise ValueError(f"This {_OWNER} was fitted with inputs; u is required.")
+        if records.n_inputs != self.n_inputs_:
+            raise ValueError(
+                f"u has {records.n_inputs} inputs, but {_OWNER} is expecting {self.n_inputs_} "
+                "inputs as in fit."
+            )
+        for index, (_, Y) in enumerate(records):
+            check_steps(Y.shape[0], min_steps, f"{y_name}{records.label(index)}")
+        return records
+
     # --------------------------------------------------------------------- fit
-    def fit(self, u, y=None):
-        """Fit ``f`` on the lagged rows of every experiment.
+    def fit(self, u=None, y=None):
+        """Fit ``f`` on the lagged rows of every record.
 
         Parameters
         ----------
-        u : array-like of shape (n_steps,) or (n_steps, n_inputs), None, or a list
+        u : array-like of shape (n_steps,) or (n_steps, n_inputs), None, a list or a stack
             Inputs on the time axis of ``y``; None for an autoregression; a
-            list of arrays (with a list ``y``) for several experiments, or a
+            list of arrays (with a list ``y``) for several records, or a
             list of ``(u, y)`` pairs (and ``y`` omitted).
-        y : array-like of shape (n_steps,) or (n_steps, n_outputs), or a list
-            Outputs; every experiment needs more than ``max_lag`` steps.
+        y : array-like of shape (n_steps,) or (n_steps, n_outputs), a list or a stack
+            Outputs; every record needs more than ``max_lag`` steps.
 
         Returns
         -------
         self : NARXRegressor
         """
-        experiments, y_ndim = read_experiments(u, y, "y")
-        n_inputs, n_outputs = sizes(experiments)
-        structures = self._structures(n_inputs, n_outputs)
-        n_folds = check_int(self.n_folds, "n_folds", low=2, owner=_OWNER)
-        focus = check_option(self.focus, "focus", FOCUS, owner=_OWNER)
-        if len(structures) > 1 and focus != "simulation":
-            raise ValueError(
-                f"Lags 'auto' are chosen by the held-out free run of focus='simulation'; got "
-                f"focus={self.focus!r} with y_lags={self.y_lags!r}, u_lags={self.u_lags!r}."
-            )
-        horizon = max_iter = None
-        if focus == "simulation":
-            horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
-            max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
-        self.simulation_fit_ = None
-        selection_blocks = check_int(self.selection_blocks, "selection_blocks", low=1, owner=_OWNER)
-        settings = (n_folds, horizon, max_iter)
-        # (estimator, rule base, refinement, rows, narx, held-out stretches, errors by block)
-        options = []
+        records = self._read(u, y, fitted=False)
+        structures = self._structures(records.n_inputs, records.n_outputs)
+        settings = self._settings(structures)
         for narx in structures:
-            candidates = self._candidates(focus)
-            fitted, held_out, folds = experiments, [], []
-            if focus == "simulation":
-                for candidate in candidates:
-                    if not hasattr(candidate, "draw_antecedents"):
-                        raise ValueError(
-                            f"The 'focus' parameter of {_OWNER} can be 'simulation' only with a "
-                            "randomts estimator (it refines the rules' consequents); got "
-                            f"{type(candidate).__name__}."
-                        )
-                fitted, held_out = split_off(experiments, self.validation_fraction, narx.max_lag)
-                if len(structures) * len(candidates) > 1 and selection_blocks > 1:
-                    folds = earlier_blocks(experiments, fitted, selection_blocks, narx.max_lag)
-            for estimator in candidates:
-                blocks = []  # the free-run RMSE on every earlier block, then on the end
-                for train, held in folds:
-                    block = self._fit_one(clone(estimator), narx, train, held, *settings)
-                    blocks.append(block[2].error)
-                fit = self._fit_one(estimator, narx, fitted, held_out, *settings)
-                result = fit[2]
-                blocks.append(np.nan if result is None else result.error)
-                options.append((*fit, narx, held_out, np.array(blocks)))
-        estimator, rule_base, result, X, narx, held_out, _ = options[self._choose(options)]
-        errors = np.array([option[-1] for option in options])
-        self.candidate_errors_ = errors[:, -1] if focus == "simulation" else None
-        self.selection_errors_ = errors if focus == "simulation" and errors.shape[1] > 1 else None
-        self.simulation_fit_ = result
+            for index, (_, Y) in enumerate(records):
+                check_steps(Y.shape[0], narx.max_lag + 1, f"y{records.label(index)}")
+        simulation = settings.horizon is not None
+        fits, rows = fit_candidates(
+            structures, lambda: self._candidates(self.focus), records, settings
+        )
+        index = choose(fits)
+        kept = fits[index]
+        errors = np.array([fit.block_errors for fit in fits])
+        self.candidate_errors_ = errors[:, -1] if simulation else None
+        self.selection_errors_ = errors if simulation and errors.shape[1] > 1 else None
+        self.simulation_fit_ = kept.refinement
+        if kept.rule_base is not None:
+            kept.estimator.rule_base_ = kept.narx.name_rules(kept.rule_base)
+            self.rule_base_ = kept.estimator.rule_base_
+        self.estimator_ = kept.estimator
+        self.narx_ = kept.narx
+        self.alpha_ = getattr(kept.estimator, "alpha_", None)
+        self.max_lag_ = kept.narx.max_lag
+        self.n_inputs_ = records.n_inputs
+        self.n_outputs_ = records.n_outputs
+        self._y_ndim = records.y_ndim
+        X = rows[structures.index(kept.narx)].X
+        self._ranges = (X.min(axis=0), X.max(axis=0))
         self._interval_scores = None
-        if rule_base is not None:
-            estimator.rule_base_ = narx.name_rules(rule_base)
-            self.rule_base_ = estimator.rule_base_
-        self.estimator_ = estimator
-        self.narx_ = narx
-        self.alpha_ = getattr(estimator, "alpha_", None)
-        self.max_lag_ = narx.max_lag
-        self.n_inputs_ = n_inputs
-        self.n_outputs_ = n_outputs
-        self._y_ndim = y_ndim
-        X_all = X if not held_out else lagged_rows(narx, experiments)[0]
-        self._ranges = (X_all.min(axis=0), X_all.max(axis=0))
-        if held_out:  # the stretches the fit never saw calibrate the intervals
-            self._interval_scores = self._scores(held_out)
+        if kept.held_out:  # the stretches the fit never saw calibrate the intervals
+            self._interval_scores = residual_scores(
+                self.narx_, self.estimator_, records.take(kept.held_out)
+            )
         return self
 
-    def _fit_one(self, estimator, narx, fitted, held_out, n_folds, horizon, max_iter):
-        """``(estimator, rule base, refinement, rows)``: one estimator fitted on ``fitted``.
-
-        With a ``horizon`` (``focus="simulation"``) the one-step fit is refined
-        for simulation, stopped on ``held_out``; the refinement is None
-        otherwise.
-        """
-        X, Y = lagged_rows(narx, fitted)
-        if "folds" in inspect.signature(estimator.fit).parameters:
-            estimator.fit(X, Y, folds=blocked_folds(X.shape[0], n_folds))
-        else:
-            estimator.fit(X, Y[:, 0] if Y.shape[1] == 1 else Y)
-        rule_base, result = getattr(estimator, "rule_base_", None), None
-        if horizon is not None:
-            mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
-            result = refine_for_simulation(
-                narx,
-                rule_base,
-                fitted,
-                held_out,
-                mean=mean,
-                scale=scale,
-                alpha=estimator.alpha_,
-                order=estimator.order,
-                horizon=horizon,
-                max_iter=max_iter,
-            )
-            rule_base = result.rule_base
-        return estimator, rule_base, result, X
-
-    @staticmethod
-    def _choose(options):
-        """The index of the option kept: a more complex one only where it wins beyond the noise.
-
-        Every option has its free-run RMSE on every held-out block. From the
-        option of fewest consequent parameters on, in that order, the next
-        one replaces the option kept if it is better block by block beyond
-        the noise: the mean over the blocks of the logarithm of the ratio of
-        their errors (every block counts alike, an easy one as much as a
-        hard one) is below minus its standard error. With one block, the
-        least error on it.
-        """
-        if len(options) == 1:
-            return 0
-        errors = np.array([option[-1] for option in options], dtype=float)
-        errors = np.where(np.isnan(errors), np.inf, errors)
-        if errors.shape[1] == 1:
-            return int(np.argmin(errors[:, 0]))
-        logs = np.log(np.maximum(errors, np.finfo(float).tiny))
-        size = [option[1].coef.size + option[1].intercept.size for option in options]
-        order = sorted(range(len(options)), key=lambda i: (size[i], i))
-        kept = order[0]
-        for index in order[1:]:
-            if not np.all(np.isfinite(logs[index])):
-                continue  # diverged on a block
-            if not np.all(np.isfinite(logs[kept])):
-                kept = index
-                continue
-            ratio = logs[index] - logs[kept]
-            if ratio.mean() < -ratio.std(ddof=1) / np.sqrt(ratio.size):
-                kept = index
-        return kept
-
     # ------------------------------------------------------------- intervals
-    def conformalize(self, u, y=None):
+    def conformalize(self, u=None, y=None):
         """Keep the residuals of a record the model was not fitted on, for the intervals.
 
         :meth:`fit` with ``focus="simulation"`` does it on the held-out
@@ -481,50 +447,15 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         -------
         self : NARXRegressor
         """
-        check_is_fitted(self, "narx_")
-        experiments, _ = read_experiments(u, y, "y")
-        self._check_sizes(experiments)
-        self._interval_scores = self._scores(experiments)
+        records = self._read(u, y, min_steps=self.max_lag_ + 1)
+        self._interval_scores = residual_scores(self.narx_, self.estimator_, records)
         return self
-
-    def _scores(self, experiments):
-        """One-step residuals ``(n, n_outputs)``, and free-run residuals by horizon.
-
-        The free runs start from ``_FREE_RUN_STARTS`` measured windows spread
-        over the first half of every record and run for half its length, so
-        that every horizon up to there has a residual from every start:
-        ``(n_runs, horizon, n_outputs)``, NaN past a shorter record's runs.
-        """
-        lag = self.max_lag_
-        one_step, free = [], []
-        for U, Y in experiments:
-            check_length(Y.shape[0], lag + 1, "y")
-            predicted = self.narx_.predict_one_step(
-                self.estimator_, Y[None], None if U is None else U[None]
-            )[0]
-            one_step.append(np.abs(predicted - Y[lag:]))
-            horizon = max(1, (Y.shape[0] - lag) // 2)
-            starts = np.unique(
-                np.linspace(0, Y.shape[0] - lag - horizon, _FREE_RUN_STARTS).astype(int)
-            )
-            windows = np.stack([Y[s : s + lag] for s in starts])
-            inputs = None if U is None else np.stack([U[s : s + lag + horizon] for s in starts])
-            run = self.narx_.free_run(self.estimator_, windows, inputs, n_steps=horizon)
-            truth = np.stack([Y[s + lag : s + lag + horizon] for s in starts])
-            residual = np.abs(run.outputs[:, lag:] - truth)
-            free.append(np.where(np.isfinite(residual), residual, np.inf))
-        longest = max(r.shape[1] for r in free)
-        padded = [
-            np.pad(r, ((0, 0), (0, longest - r.shape[1]), (0, 0)), constant_values=np.nan)
-            for r in free
-        ]
-        return np.vstack(one_step), np.concatenate(padded)
 
     def _quantile(self, kind, coverage):
         if getattr(self, "_interval_scores", None) is None:
             raise ValueError(
                 f"This {_OWNER} keeps no residuals to build intervals from: fit it with "
-                "focus='simulation' (which holds out the end of every experiment), or call "
+                "focus='simulation' (which holds out the end of every record), or call "
                 "conformalize(u, y) with a record it was not fitted on."
             )
         coverage = check_coverage(coverage, owner=kind)
@@ -532,7 +463,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             return split_quantile(self._interval_scores[0], coverage)
         return horizon_quantiles(self._interval_scores[1], coverage)
 
-    def predict_interval(self, u, y=None, coverage=0.9):
+    def predict_interval(self, u=None, y=None, coverage=0.9):
         """One-step-ahead prediction intervals: split conformal on held-out one-step residuals.
 
         The prediction of :meth:`predict` plus or minus the
@@ -572,7 +503,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         predicted = self.predict(u, y)
         return band(predicted, q, self.max_lag_)
 
-    def simulate_interval(self, u, y_init, coverage=0.9, *, n_steps=None):
+    def simulate_interval(self, u=None, y_init=None, coverage=0.9, *, n_steps=None):
         """Free-run bands that widen with the horizon: held-out free-run quantiles.
 
         The run of :meth:`simulate` plus or minus, at its ``j``-th simulated
@@ -598,36 +529,14 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             The rows of ``y_init`` have no width.
         """
         q = self._quantile("simulate_interval", coverage)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ExtrapolationWarning)
-            runs = self.simulate(u, y_init, n_steps=n_steps)
-        if isinstance(runs, list):  # several experiments, each with its own initial outputs
-            bands = [band(run, q, np.shape(y0)[0]) for run, y0 in zip(runs, y_init, strict=True)]
-            return [b[0] for b in bands], [b[1] for b in bands]
-        return band(runs, q, np.shape(y_init)[0])
+        records, runs = self._simulate(u, y_init, n_steps, warn=False)
+        bands = [band(run, q, y0.shape[0]) for run, (_, y0) in zip(runs, records, strict=True)]
+        return records.shaped([b[0] for b in bands]), records.shaped([b[1] for b in bands])
 
-    def _candidates(self, focus):
-        """The estimators to fit: the one given, or the defaults' (one, or three to choose from)."""
-        if self.estimator is not None:
-            return [self._new_estimator()]
-        if focus == "prediction":
-            return [self._new_estimator()]
-        # a hundred random rules, ten rules on the data's clusters, one rule (a linear model):
-        # the free run chooses
-        candidates = [
-            RandomTSRegressor(),
-            RandomTSRegressor.interpretable(),
-            RandomTSRegressor(n_rules=1, normalize=True),
-        ]
-        if self.random_state is not None:
-            for candidate in candidates:
-                candidate.set_params(random_state=self.random_state)
-        return candidates
-
-    def regressors(self, u, y=None):
+    def regressors(self, u=None, y=None):
         """The lagged rows ``(X, Y)`` that :meth:`fit` fits ``f`` on.
 
-        Experiment after experiment, each from its step ``max_lag`` on: a
+        Record after record, each from its step ``max_lag`` on: a
         row holds the lags named by ``narx_.regressor_names`` and the target
         ``y(k)`` (or ``y(k) - y(k-1)``).
 
@@ -652,13 +561,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                [10.,  2.,  1., 20.],
                [20.,  3.,  2., 30.]])
         """
-        check_is_fitted(self, "narx_")
-        experiments, _ = read_experiments(u, y, "y")
-        self._check_sizes(experiments)
-        return lagged_rows(self.narx_, experiments)
+        return self.narx_.regressors(self._read(u, y, min_steps=self.max_lag_ + 1))
 
     # ----------------------------------------------------------------- predict
-    def predict(self, u, y=None):
+    def predict(self, u=None, y=None):
         """One-step-ahead prediction: every ``y(k)`` from the measured past.
 
         Parameters
@@ -668,7 +574,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray shaped like ``y``, or a list of them for several experiments
+        ndarray shaped like ``y``, or a list of them for several records
             Row ``k >= max_lag_`` is the prediction of ``y[k]`` from the
             measured ``y`` and ``u`` before it (and ``u[k]`` with input lag
             0); the first ``max_lag_`` rows, which have no past, are the
@@ -686,20 +592,16 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> predicted.shape, bool(np.max(np.abs(predicted - y)) < 0.05)
         ((400,), True)
         """
-        check_is_fitted(self, "narx_")
-        experiments, y_ndim = read_experiments(u, y, "y")
-        self._check_sizes(experiments)
-        results = []
-        for U, Y in experiments:
-            check_length(Y.shape[0], self.max_lag_ + 1, "y")
+        records = self._read(u, y, min_steps=self.max_lag_ + 1)
+        predicted = self.narx_.predict_one_step(self.estimator_, records.listed())
+        outputs = []
+        for (_, Y), one_step in zip(records, predicted, strict=True):
             out = Y.copy()
-            out[self.max_lag_ :] = self.narx_.predict_one_step(
-                self.estimator_, Y[None], None if U is None else U[None]
-            )[0]
-            results.append(out[:, 0] if y_ndim == 1 else out)
-        return results if isinstance(experiments, Several) else results[0]
+            out[self.max_lag_ :] = one_step
+            outputs.append(out)
+        return records.shaped(outputs)
 
-    def score(self, u, y=None):
+    def score(self, u=None, y=None):
         """R^2 of the one-step-ahead predictions, over the steps that have a past.
 
         Parameters
@@ -711,27 +613,22 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         -------
         float
             :func:`sklearn.metrics.r2_score` of the rows from ``max_lag_`` on
-            of every experiment (averaged over outputs).
+            of every record (averaged over outputs).
         """
-        check_is_fitted(self, "narx_")
-        predicted = self.predict(u, y)
-        experiments, _ = read_experiments(u, y, "y")
-        if not isinstance(experiments, Several):
-            predicted = [predicted]
-        lag = self.max_lag_
-        true = np.concatenate([Y[lag:] for _, Y in experiments])
-        guess = np.concatenate([np.reshape(p, (len(p), -1))[lag:] for p in predicted])
-        return float(r2_score(true, guess))
+        records = self._read(u, y, min_steps=self.max_lag_ + 1)
+        predicted = self.narx_.predict_one_step(self.estimator_, records.listed())
+        true = np.concatenate([Y[self.max_lag_ :] for _, Y in records])
+        return float(r2_score(true, np.concatenate(predicted)))
 
     # ---------------------------------------------------------------- simulate
-    def simulate(self, u, y_init, *, n_steps=None):
+    def simulate(self, u=None, y_init=None, *, n_steps=None):
         """Free run: from initial outputs, the model's own outputs fed back.
 
         Parameters
         ----------
         u : array-like of shape (n_total,) or (n_total, n_inputs), None, or a list
             Inputs over the whole run, on the time axis of the outputs; a
-            list for several experiments (with a list ``y_init``). None for
+            list for several records (with a list ``y_init``). None for
             an autoregression (then ``n_steps`` is required).
         y_init : array-like of shape (n_init,) or (n_init, n_outputs), or a list
             The first outputs, ``n_init >= max_lag_``: the run starts after
@@ -743,7 +640,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
         Returns
         -------
-        SimulatedOutputs, or a list of them for several experiments
+        SimulatedOutputs, or a list of them for several records
             The outputs at every step of ``u`` (``n_init + n_steps`` without
             inputs), shaped like ``y_init``: the first ``n_init`` rows are
             ``y_init``, the rest simulated from ``u`` alone. Each says where
@@ -755,10 +652,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         ExtrapolationWarning
             When a run's regressors leave their training ranges by more than
             :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of their span,
-            naming the first experiment and step.
+            naming the first record and step.
         DivergenceWarning
             When a run's output stops being finite, naming the first
-            experiment and step.
+            record and step.
 
         Examples
         --------
@@ -774,96 +671,16 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> bool(np.sqrt(np.mean((run - y[400:]) ** 2)) < 0.15)  # y spans 5.5 there
         True
         """
-        check_is_fitted(self, "narx_")
-        if u is None and self.n_inputs_:
-            raise ValueError(f"This {_OWNER} was fitted with inputs; u is required.")
-        if u is not None and not self.n_inputs_:
-            raise ValueError(
-                f"This {_OWNER} was fitted without inputs (an autoregression), but u was given."
-            )
-        if u is not None and n_steps is not None:
-            raise ValueError(
-                "n_steps is for an autoregression; with inputs the run lasts as long as u. "
-                f"Got n_steps={n_steps!r}."
-            )
-        experiments, y_ndim = read_experiments(u, y_init, "y_init", allow_shorter_y=True)
-        self._check_sizes(experiments)
-        runs = []
-        for U, Y0 in experiments:
-            runs.append(self._simulate_one(U, Y0, n_steps))
-        self._warn(runs, several=isinstance(experiments, Several))
-        shaped = [run[:, 0] if y_ndim == 1 else run for run in runs]
-        return shaped if isinstance(experiments, Several) else shaped[0]
+        records, runs = self._simulate(u, y_init, n_steps, warn=True)
+        return records.shaped(runs)
 
-    def _simulate_one(self, U, Y0, n_steps):
-        lag, n_init = self.max_lag_, Y0.shape[0]
-        check_length(n_init, lag, "y_init")
-        if U is None:
-            n_steps = check_int(n_steps, "n_steps", low=1) if n_steps is not None else None
-            if n_steps is None:
-                raise ValueError("n_steps is required for an autoregression (u is None).")
-            window = None
-        else:
-            n_steps = U.shape[0] - n_init
-            if n_steps < 1:
-                raise ValueError(
-                    f"u must run past the initial outputs: it has {U.shape[0]} steps and y_init "
-                    f"{n_init}."
-                )
-            window = U[None, n_init - lag :]
-        run = self.narx_.free_run(
-            self.estimator_,
-            Y0[None, n_init - lag :],
-            window,
-            n_steps=n_steps,
-            ranges=self._ranges,
-        )
-        shift = n_init - lag
-        outputs = np.concatenate([Y0[:shift], run.outputs[0]])
-        left = int(run.extrapolation_step[0])
-        diverged = int(run.divergence_step[0])
-        return SimulatedOutputs(
-            outputs,
-            left_data_step=None if left < 0 else left + shift,
-            left_data_variable=(
-                None if left < 0 else self.narx_.regressor_names[int(run.extrapolation_column[0])]
-            ),
-            divergence_step=None if diverged < 0 else diverged + shift,
-        )
-
-    def _warn(self, runs, *, several):
-        low, high = self._ranges
-        names = self.narx_.regressor_names
-        for attribute, category in (
-            ("left_data_step", ExtrapolationWarning),
-            ("divergence_step", DivergenceWarning),
-        ):
-            which = [i for i, run in enumerate(runs) if getattr(run, attribute) is not None]
-            if not which:
-                continue
-            first = min(which, key=lambda i: getattr(runs[i], attribute))
-            run, step = runs[first], getattr(runs[first], attribute)
-            if not several:
-                where = "The free run"
-            elif len(which) == 1:
-                where = f"The free run of experiment {first}"
-            else:
-                where = f"{len(which)} of {len(runs)} free runs; the first, of experiment {first},"
-            if category is ExtrapolationWarning:
-                column = names.index(run.left_data_variable)
-                message = (
-                    f"{where} leaves the training data at step {step}: "
-                    f"{run.left_data_variable} lies beyond its training range "
-                    f"[{low[column]:.6g}, {high[column]:.6g}] by more than "
-                    f"{100 * EXTRAPOLATION_MARGIN:g}% of its span, and the model extrapolates "
-                    "from there (left_data_step of the result)."
-                )
-            else:
-                message = (
-                    f"{where} diverged at step {step}: the output stopped being finite and the "
-                    "rows from there on are NaN (divergence_step of the result)."
-                )
-            warnings.warn(message, category, stacklevel=3)
+    def _simulate(self, u, y_init, n_steps, *, warn):
+        """The records read and their runs, ``(n_total, n_outputs)`` each."""
+        records = self._read(u, y_init, y_name="y_init", min_steps=self.max_lag_)
+        runs = self.narx_.free_run(self.estimator_, records, n_steps=n_steps, ranges=self._ranges)
+        if warn:
+            self.narx_.warn(runs, self._ranges, several=records.layout != "one", stacklevel=4)
+        return records, runs
 
     # ------------------------------------------------------- reading the model
     def explain(self, x, top=None):
@@ -937,19 +754,6 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 f"{type(self.estimator_).__name__}."
             )
         return self.rule_base_
-
-    def _check_sizes(self, experiments):
-        n_inputs, n_outputs = sizes(experiments)
-        if n_outputs != self.n_outputs_:
-            raise ValueError(
-                f"y has {n_outputs} outputs, but {_OWNER} is expecting {self.n_outputs_} "
-                "outputs as in fit."
-            )
-        if n_inputs != self.n_inputs_:
-            raise ValueError(
-                f"u has {n_inputs} inputs, but {_OWNER} is expecting {self.n_inputs_} "
-                "inputs as in fit."
-            )
 
     # ------------------------------------------------------------------ saving
     def _saved_rule_base(self):
@@ -1033,6 +837,3 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         ranges = estimator.rule_base_.input_range
         model._ranges = None if ranges is None else (ranges[:, 0].copy(), ranges[:, 1].copy())
         return model
-
-
-# ----------------------------------------------------------------- the data
