@@ -1,19 +1,26 @@
-"""Our own threads: how many (``n_jobs``), and a parallel map whose threads belong to the call.
+"""Threads: ours (``n_jobs``, a parallel map whose threads belong to the call), and BLAS's.
 
-randomts never changes a BLAS library's thread setting: that setting is shared
-by the whole process, so changing it from one call would change every other
-thread's BLAS calls, race with other callers doing the same, and be inherited
-by a forked child. BLAS runs as many threads as its configuration allows
-(``threadpoolctl.threadpool_limits`` controls it); randomts's own threads are
-asked for with ``n_jobs``, and by default (``n_jobs=None``) there is one,
-unless a ``joblib.parallel_config(n_jobs=...)`` context says otherwise
-(:func:`joblib.effective_n_jobs`, as scikit-learn's estimators do).
+randomts's own threads are asked for with ``n_jobs``, and by default
+(``n_jobs=None``) there is one, unless a ``joblib.parallel_config(n_jobs=...)``
+context says otherwise (:func:`joblib.effective_n_jobs`, as scikit-learn's
+estimators do).
 
 Threads of ours run work that releases the GIL: NumPy's loops, and LAPACK/BLAS
 called through the compiled kernel ``randomts.core._kernels``. Each of them calls
 BLAS, so with several threads of ours the fastest setting is BLAS on one
 thread (``with threadpool_limits(1): ...``): otherwise BLAS's threads and ours
 compete for the same cores.
+
+BLAS runs as many threads as its configuration allows (``threadpoolctl``
+controls it). That setting is shared by the whole process, and randomts leaves
+it as it found it, with one exception: work made of many small matrix
+operations (the steps of a free run, the small solves of a NARX fit) runs
+inside :func:`one_blas_thread`, which limits BLAS (and OpenMP) to one thread
+and restores the setting when the last such block ends, as scikit-learn's
+KMeans does around its small BLAS calls. On small matrices BLAS's threads
+cannot help, and on a busy machine they spin waiting for a core: a 390 x 390
+``eigh`` took 3.7 s with two threads against 0.05 s with one on a loaded
+2-core machine.
 
 Which rows each thread handles never changes a result: the fit cuts its rows
 into stripes whose number depends on the problem only (see
@@ -27,6 +34,7 @@ call waits on work queued behind its own, however calls are nested.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 
@@ -35,9 +43,12 @@ import numpy as np
 
 from randomts._validation import check_int
 
-__all__ = ["effective_n_jobs", "parallel_map", "scratch"]
+__all__ = ["effective_n_jobs", "one_blas_thread", "parallel_map", "scratch"]
 
 _scratch = threading.local()  # per thread: name -> the last scratch array handed out
+
+_limit_lock = threading.Lock()
+_limit = {"controller": None}  # threadpoolctl's controller, found once by one_blas_thread
 
 
 def effective_n_jobs(n_jobs=None, *, owner=None):
@@ -138,3 +149,51 @@ def scratch(name, shape):
     if buffer is None or buffer.size < size:
         buffer = buffers[name] = np.empty(size)
     return buffer[:size].reshape(shape)
+
+
+def _controller():
+    """threadpoolctl's controller of the libraries loaded, found once (a scan takes ~10 ms)."""
+    with _limit_lock:
+        if _limit["controller"] is None:
+            from threadpoolctl import ThreadpoolController
+
+            _limit["controller"] = ThreadpoolController()
+        return _limit["controller"]
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """A block of work whose BLAS (and OpenMP) calls run on one thread.
+
+    For work made of many small matrix operations, where threads cannot
+    help and, on a busy machine, slow every call down. The limits are
+    threadpoolctl's (``limits=1`` for the ``"blas"`` and ``"openmp"`` APIs),
+    set when the block starts if a library runs more than one thread, and
+    the setting found then restored when it ends. Blocks nest (an inner one
+    finds one thread and changes nothing). BLAS's setting is shared by the
+    process: threadpoolctl lets one Python thread control it at a time, and
+    a block in another thread leaves it as it is.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> def blas():
+    ...     return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    >>> before = blas()
+    >>> with one_blas_thread():
+    ...     inside = blas()
+    >>> set(inside) <= {1}, blas() == before
+    (True, True)
+    """
+    controller = _controller()
+    busy = {lib.user_api for lib in controller.lib_controllers if lib.num_threads > 1}
+    # one API at a time: with every API at once, threadpoolctl 3.8 left BLAS as it was when
+    # called from a thread other than the main one
+    limiters = [
+        controller.limit(limits=1, user_api=api) for api in ("blas", "openmp") if api in busy
+    ]
+    try:
+        yield
+    finally:
+        for limiter in reversed(limiters):
+            limiter.restore_original_limits()

@@ -13,7 +13,7 @@ from sklearn.model_selection import GridSearchCV
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from randomts import RandomTSRegressor
-from randomts._threads import effective_n_jobs, parallel_map, scratch
+from randomts._threads import effective_n_jobs, one_blas_thread, parallel_map, scratch
 from randomts.core.accumulators import LeastSquaresAccumulator
 
 HANG = 120  # seconds after which a join means a hang, far above the work's few seconds
@@ -84,6 +84,66 @@ def test_scratch_is_reused_by_a_thread_and_never_shared_between_threads():
     with ThreadPoolExecutor(1) as pool:
         there = pool.submit(scratch, "test", (100, 3)).result()
     assert not np.shares_memory(there, scratch("test", (100, 3)))
+
+
+# ---------------------------------------------------------------- BLAS on one thread, locally
+def test_one_blas_thread_limits_blas_inside_and_restores_it_after():
+    with threadpool_limits(2, user_api="blas"):
+        assert set(blas_threads()) == {2}
+        with one_blas_thread():
+            assert set(blas_threads()) == {1}
+            with one_blas_thread():  # nested: still one, and nothing restored yet
+                assert set(blas_threads()) == {1}
+            assert set(blas_threads()) == {1}
+        assert set(blas_threads()) == {2}
+        with pytest.raises(RuntimeError, match="inside"), one_blas_thread():
+            raise RuntimeError("inside")
+        assert set(blas_threads()) == {2}  # restored after an error too
+
+
+@pytest.mark.parametrize("first_ends", ["main", "other"])
+def test_overlapping_blocks_in_two_threads_leave_the_setting_as_found(first_ends):
+    """A block here and one in another thread, overlapping, ending in either order."""
+    entered, release = threading.Event(), threading.Event()
+    seen = {}
+
+    def other():
+        with one_blas_thread():
+            entered.set()
+            release.wait(HANG)
+            seen["other"] = blas_threads()
+
+    with threadpool_limits(2, user_api="blas"):
+        thread = threading.Thread(target=other)
+        with one_blas_thread():
+            thread.start()
+            entered.wait(HANG)
+            if first_ends == "other":
+                release.set()
+                thread.join(HANG)
+            seen["main"] = blas_threads()
+        release.set()
+        thread.join(HANG)
+        assert set(seen["main"]) == {1}
+        assert set(blas_threads()) == {2}
+
+
+def test_a_narx_fit_is_the_one_thread_fit_and_leaves_blas_as_found():
+    from randomts import NARXRegressor
+
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-1, 1, 300)
+    y = np.zeros(300)
+    for k in range(1, 300):
+        y[k] = 0.7 * y[k - 1] + np.tanh(u[k - 1])
+    models = []
+    for blas in (1, 2):
+        with threadpool_limits(blas, user_api="blas"):
+            params = dict(estimator=RandomTSRegressor(n_rules=20), random_state=0)
+            models.append(NARXRegressor(1, 1, **params).fit(u, y))
+            assert set(blas_threads()) == {blas}
+    # bit for bit: the fit runs on one BLAS thread whatever the setting outside it
+    assert models[0].rule_base_ == models[1].rule_base_
 
 
 # ---------------------------------------------------------------- results independent of threads

@@ -45,6 +45,7 @@ import warnings
 
 import numpy as np
 
+from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_matrix, check_option
 from randomts.core.inference import inference_constants, predict
 from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range
@@ -661,6 +662,14 @@ class NARX:
         divergence = np.full(n_records, -1, dtype=np.int64)
         extrapolation = np.full(n_records, -1, dtype=np.int64)
         column = np.full(n_records, -1, dtype=np.int64)
+        with one_blas_thread():  # one small predict a step: BLAS threads only spin
+            self._steps(predict, out, U, ranges, (active, divergence, extrapolation, column))
+        return out, divergence, extrapolation, column
+
+    def _steps(self, predict, out, U, ranges, state):
+        """The steps of :meth:`run`, filling ``out`` and the per-record ``state`` in place."""
+        active, divergence, extrapolation, column = state
+        n_records, n_total = out.shape[:2]
         everyone = True
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
@@ -689,7 +698,6 @@ class NARX:
                 everyone = False
                 if not active.any():
                     break
-        return out, divergence, extrapolation, column
 
     def warn(self, runs, ranges, *, several, stacklevel=2):
         """Warn where the first of ``runs`` left the data, and where the first diverged.

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_real
 from randomts.core.design import design_matrix, split_coefficients, stack_coefficients
 from randomts.core.inference import rule_base_jacobian
@@ -298,6 +299,26 @@ def refine_for_simulation(
     horizon = check_int(horizon, "horizon", low=1)
     max_iter = check_int(max_iter, "max_iter", low=0)
     alpha = check_real(alpha, "alpha", low=0.0)
+    with one_blas_thread():  # many small steps and solves: BLAS threads only spin
+        return _refine(
+            narx,
+            rule_base,
+            fitted,
+            held_out,
+            mean,
+            scale,
+            alpha,
+            order,
+            horizon,
+            max_iter,
+            patience,
+        )
+
+
+def _refine(
+    narx, rule_base, fitted, held_out, mean, scale, alpha, order, horizon, max_iter, patience
+):
+    """:func:`refine_for_simulation` on checked parameters."""
     problem = _Problem(narx, rule_base, np.asarray(mean, float), np.asarray(scale, float), order)
     gamma0 = problem.gamma0
     runs = _held_out_runs(narx, held_out, _RUN_SEGMENTS * horizon) if held_out else None

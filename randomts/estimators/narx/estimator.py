@@ -32,6 +32,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.metrics import r2_score
 from sklearn.utils.validation import check_is_fitted
 
+from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_option
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
 from randomts.dynamics.records import check_steps, read_records, variable_names
@@ -399,6 +400,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         for narx in structures:
             for index, (_, Y) in enumerate(records):
                 check_steps(Y.shape[0], narx.max_lag + 1, f"y{records.label(index)}")
+        with one_blas_thread():  # many small solves and steps: BLAS threads only spin
+            return self._fit(records, structures, settings)
+
+    def _fit(self, records, structures, settings):
         simulation = settings.horizon is not None
         fits, rows = fit_candidates(
             structures, lambda: self._candidates(self.focus), records, settings
