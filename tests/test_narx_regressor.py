@@ -376,6 +376,7 @@ def test_simulated_outputs_pickle_with_their_report():
         ({"n_folds": 1}, ValueError, r"'n_folds' parameter of NARXRegressor"),
         ({"output_names": ["a", "b"]}, ValueError, r"'output_names' .* 1 non-empty"),
         ({"estimator": "ridge"}, TypeError, r"'estimator' parameter of NARXRegressor"),
+        ({"progress": "yes"}, ValueError, r"'progress' parameter of NARXRegressor"),
     ],
 )
 def test_bad_parameters_are_named(params, error, match):
@@ -405,3 +406,15 @@ def test_bad_data_is_named():
             NARXRegressor(estimator=LinearRegression(), focus="prediction").fit(u, y),
             "unused.json",
         )
+
+
+def test_progress_shows_a_tick_per_candidate_on_stderr_when_asked(capsys):
+    rng = np.random.default_rng(14)
+    u = rng.uniform(-1, 1, size=300)
+    y = first_order(u)
+    NARXRegressor(1, 1, random_state=0, progress=True).fit(u, y)
+    shown = capsys.readouterr().err
+    assert "NARXRegressor.fit" in shown and "3/3" in shown  # three candidates
+    NARXRegressor(1, 1, random_state=0).fit(u, y)  # "auto": stderr here is not a terminal
+    NARXRegressor(1, 1, random_state=0, progress=False).fit(u, y)
+    assert capsys.readouterr().err == ""

@@ -10,7 +10,7 @@ import pytest
 from randomts import NARXRegressor, RandomTSRegressor, RuleBase
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
-from randomts.dynamics.simulation_fit import _Problem, refine_for_simulation
+from randomts.dynamics.simulation_fit import SimulationProblem, refine_for_simulation
 from randomts.estimators.narx.selection import CandidateFit, choose
 from randomts.exceptions import RandomTSWarning
 
@@ -36,7 +36,7 @@ def test_sensitivities_are_the_derivatives_of_the_runs(target, normalize, seed):
     rules = RuleBase.random(n_features=4, n_rules=5, normalize=normalize, random_state=seed)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=2 * scale * rules.sigmas)
     rules = rules.fit_consequents(X, Y, alpha=1e-3)
-    problem = _Problem(narx, rules, mean, scale, 1)
+    problem = SimulationProblem(narx, rules, mean, scale, 1)
     windows = np.stack([measured[s : s + 12] for s in (0, 40, 90)])
     inputs = np.stack([u[s : s + 12] for s in (0, 40, 90)])
     gamma = problem.gamma0
@@ -65,8 +65,8 @@ def test_gamma_round_trips_through_the_standardised_parameters():
     rules = RuleBase.random(n_features=2, n_rules=4, normalize=True, random_state=0)
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=scale * rules.sigmas)
     rules = rules.fit_consequents(X, Y, alpha=1e-4)
-    problem = _Problem(narx, rules, mean, scale, 1)
-    again = problem.in_data_units(problem.gamma0)
+    problem = SimulationProblem(narx, rules, mean, scale, 1)
+    again = problem.rules(problem.gamma0)
     assert np.allclose(again.predict(X), rules.predict(X), rtol=1e-10, atol=1e-12)
     assert np.array_equal(again.input_range, rules.input_range)
 
@@ -343,11 +343,10 @@ def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
 
 def _options(errors, n_rules):
     """Fitted candidates as choose reads them: rules of these sizes, errors by block."""
-    options = []
-    for row, rules in zip(errors, n_rules, strict=True):
-        rule_base = RuleBase.random(n_features=2, n_rules=rules, random_state=0)
-        options.append(CandidateFit(None, rule_base, None, None, [], np.array(row, dtype=float)))
-    return options
+    return [
+        CandidateFit(None, None, [], np.array(row, dtype=float), 3 * rules)
+        for row, rules in zip(errors, n_rules, strict=True)
+    ]
 
 
 def test_a_more_complex_option_is_kept_only_where_it_wins_beyond_the_noise():

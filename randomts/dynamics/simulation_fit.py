@@ -15,12 +15,16 @@ multi-step runs, as MATLAB's ``nlarx`` does with ``Focus="simulation"``:
   the steps before it;
 - **analytic sensitivities**: the derivative of every simulated output with
   respect to ``Gamma`` is carried along the run by the chain rule, the model's
-  own Jacobian (:func:`randomts.core.inference.rule_base_jacobian`) times the
-  sensitivities of its lagged outputs, plus the design row;
+  own Jacobian with respect to its lagged outputs (the formula of
+  :func:`randomts.core.inference.rule_base_jacobian`, on those columns only)
+  times their sensitivities, plus the design row; the inputs' part of every
+  firing strength is computed once for the whole run;
 - **Levenberg-Marquardt** steps on ``||r(Gamma)||^2 + alpha ||Gamma -
-  Gamma_0||^2``, shrinking toward the one-step solution ``Gamma_0``;
+  Gamma_0||^2``, shrinking toward the one-step solution ``Gamma_0``, solved in
+  the space of the residuals when they are fewer than the parameters
+  (``(J J^T + mu I)``, by the Woodbury identity);
 - **early stopping on a held-out stretch**: the last part of every
-  experiment is not fitted; after every step the model runs freely over it
+  record is not fitted; after every step the model runs freely over it
   from measured initial outputs, and the best model on it is kept, the
   one-step start included, so that the result is never worse than the start
   on that stretch. A stretch longer than five segments runs in pieces of
@@ -30,6 +34,8 @@ multi-step runs, as MATLAB's ``nlarx`` does with ``Focus="simulation"``:
 
 The antecedents stay as drawn. The work is done in standardised regressors
 (those the estimators fit in), where the penalty ``alpha`` has its meaning.
+:class:`SimulationProblem` holds a rule base in those units, so that several
+refinements of the same antecedents (the folds of a cross-validation) share it.
 """
 
 from __future__ import annotations
@@ -42,14 +48,27 @@ import scipy.linalg
 from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_real
 from randomts.core.design import design_matrix, split_coefficients, stack_coefficients
-from randomts.core.inference import rule_base_jacobian
 from randomts.core.membership import firing_strengths
+from randomts.dynamics._runs import run_steps
+from randomts.fuzzy.rulebase import RuleBase
 
-__all__ = ["SimulationFit", "refine_for_simulation"]
+__all__ = [
+    "Refinement",
+    "SimulationFit",
+    "SimulationProblem",
+    "held_out_runs",
+    "in_units",
+    "refine_for_simulation",
+    "segments",
+]
 
-# Residuals (segments x steps x outputs) of one Gauss-Newton system at the most: segments
-# beyond are subsampled evenly.
+# Residuals (segments x steps x outputs) of one Gauss-Newton system at the most, and entries
+# of its Jacobian (residuals x parameters), but no fewer residuals than the least: segments
+# beyond are subsampled evenly. The Jacobian's Gram matrix costs residuals x parameters^2:
+# 100 rules on 12 regressors (1,300 parameters) and 12,000 residuals were 20 GFLOP a step.
 _MAX_RESIDUALS = 12_000
+_MAX_SENSITIVITIES = 2_500_000
+_MIN_RESIDUALS = 2_000
 # A held-out stretch runs freely in pieces of at most this many segments' steps, side by side.
 _RUN_SEGMENTS = 5
 
@@ -80,95 +99,561 @@ class SimulationFit:
     best_iteration: int
 
 
-class _Problem:
-    """The rule base in standardised regressors, its segments, and their runs."""
+@dataclass(frozen=True)
+class Refinement:
+    """What :meth:`SimulationProblem.refine` did, in standardised units.
 
-    def __init__(self, narx, rule_base, mean, scale, order):
+    Attributes
+    ----------
+    gamma : ndarray of shape (n_columns, n_outputs)
+        The consequents kept (the start if nothing was better on the held-out stretch).
+    start_error, error, iterations, best_iteration
+        As in :class:`SimulationFit`.
+    """
+
+    gamma: np.ndarray
+    start_error: float
+    error: float
+    iterations: int
+    best_iteration: int
+
+
+class SimulationProblem:
+    """A NARX rule base in standardised regressors: its free runs, their sensitivities, its refinement.
+
+    Parameters
+    ----------
+    narx : NARX
+        The lag structure (its ``target`` says whether the rules predict
+        outputs or increments).
+    rule_base : RuleBase
+        The rules, in the units of the regressors.
+    mean, scale : ndarray of shape (n_regressors,)
+        The standardisation ``z = (x - mean) / scale`` the work is done in (``scale > 0``).
+    order : {0, 1}, default=1
+        Consequent order of ``rule_base``.
+
+    Attributes
+    ----------
+    gamma0 : ndarray of shape (n_columns, n_outputs)
+        The consequents of ``rule_base``, stacked as the columns of the design
+        matrix of the standardised regressors (:func:`~randomts.core.design.stack_coefficients`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> from randomts.dynamics.narx import NARX
+    >>> rules = RuleBase(centers=[[0.0]], sigmas=[[1e3]], coef=[[[0.5]]])  # y(k) ~ 0.5 y(k-1)
+    >>> problem = SimulationProblem(NARX(y_lags=1), rules, np.zeros(1), np.ones(1))
+    >>> outputs, _ = problem.run(problem.gamma0, np.ones((1, 3, 1)), None, 2, False)
+    >>> outputs[0, :, 0].round(4)
+    array([0.5 , 0.25])
+    """
+
+    def __init__(self, narx, rule_base, mean, scale, order=1):
+        mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
         self.narx, self.mean, self.scale, self.order = narx, mean, scale, order
         self.normalize = rule_base.normalize
-        # the same model of z = (x - mean) / scale: x = mean + scale z
-        self.standardised = rule_base.in_original_units(-mean / scale, 1.0 / scale)
-        self.centers, self.sigmas = self.standardised.centers, self.standardised.sigmas
-        self.gamma0 = stack_coefficients(
-            self.standardised.coef, self.standardised.intercept, order=order
-        )
         self.rule_base = rule_base
-        n_lags = len(narx.y_lags)
-        # the regressor columns that are lagged outputs: (column, output, lag)
-        self.state = [
-            (m * n_lags + i, m, lag)
-            for m in range(narx.n_outputs)
-            for i, lag in enumerate(narx.y_lags)
-        ]
-        self.previous = (
-            [m * n_lags + narx.y_lags.index(1) for m in range(narx.n_outputs)]
-            if narx.target == "increment"
-            else []
+        # the same model of z = (x - mean) / scale: x = mean + scale z
+        self.centers, self.sigmas, coef, intercept = in_units(
+            rule_base.centers,
+            rule_base.sigmas,
+            rule_base.coef,
+            rule_base.intercept,
+            -mean / scale,
+            1.0 / scale,
         )
+        self.gamma0 = stack_coefficients(coef, intercept, order=order)
+        self.inverse_variances = 1.0 / self.sigmas**2
+        n_lags = len(narx.y_lags)
+        # the regressor columns that are lagged outputs come first: their output and lag
+        self.state_outputs = np.repeat(np.arange(narx.n_outputs, dtype=np.intp), n_lags)
+        self.state_lags = np.tile(np.array(narx.y_lags, dtype=np.intp), narx.n_outputs)
+        self.n_state = self.state_lags.size
+        self.inputs = [(p, lag) for p in range(narx.n_inputs) for lag in narx.u_lags]
+        previous = narx.previous_output_columns if narx.target == "increment" else None
+        # the state column of every output's y(k-1), added back to an increment (none: empty)
+        self.previous_columns = np.asarray([] if previous is None else previous, dtype=np.intp)
 
-    def in_data_units(self, gamma):
+    def rules(self, gamma, *, named=False):
+        """The rule base of consequents ``gamma``, in the units of the data.
+
+        ``rule_base`` with those consequents; ``named``: with the lagged names of
+        the structure (:meth:`~randomts.dynamics.narx.NARX.name_rules`) too.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> from randomts.dynamics.narx import NARX
+        >>> rules = RuleBase(centers=[[1.0]], sigmas=[[2.0]], coef=[[[0.5]]], intercept=[[0.1]])
+        >>> problem = SimulationProblem(NARX(y_lags=1), rules, np.array([1.0]), np.array([3.0]))
+        >>> back = problem.rules(problem.gamma0, named=True)
+        >>> bool(np.allclose(back.coef, rules.coef) and np.allclose(back.intercept, rules.intercept))
+        True
+        >>> back.input_names, back.output_names
+        (('y(k-1)',), ('y(k)',))
+        """
         coef, intercept = split_coefficients(
             gamma, self.centers.shape[0], self.centers.shape[1], order=self.order
         )
-        refined = self.standardised.replace(coef=coef, intercept=intercept, input_range=None)
-        in_data_units = refined.in_original_units(self.mean, self.scale)
-        return in_data_units.replace(input_range=self.rule_base.input_range)
+        _, _, coef, intercept = in_units(None, None, coef, intercept, self.mean, self.scale)
+        changes = {"coef": coef, "intercept": intercept}
+        if named:
+            changes.update(
+                input_names=self.narx.regressor_names, output_names=self.narx.target_names
+            )
+        return self.rule_base.replace(**changes)
 
-    def run(self, gamma, Y, U, horizon, sensitivities):
+    def antecedents(self):
+        """The rules' antecedents in standardised units, as a rule base of zero consequents."""
+        return RuleBase(self.centers, self.sigmas, normalize=self.normalize)
+
+    def design(self, X):
+        """The design matrix ``K`` of regressor rows ``X`` (data units) in standardised units.
+
+        ``K @ gamma0`` is what ``rule_base`` predicts for ``X``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> from randomts.dynamics.narx import NARX
+        >>> rules = RuleBase(centers=[[0.0]], sigmas=[[1.0]], coef=[[[2.0]]], intercept=[[1.0]])
+        >>> problem = SimulationProblem(NARX(y_lags=1), rules, np.zeros(1), np.ones(1))
+        >>> X = np.array([[0.5]])
+        >>> bool(np.allclose(problem.design(X) @ problem.gamma0, rules.predict(X)))
+        True
+        """
+        Z = self.standardise(X)
+        weights = firing_strengths(Z, self.centers, self.sigmas, normalize=self.normalize)
+        return design_matrix(weights, Z, order=self.order)
+
+    def standardise(self, X):
+        """Regressor rows ``X`` (data units) in the standardised units of the work."""
+        return (np.asarray(X, dtype=float) - self.mean) / self.scale
+
+    def _input_columns(self, U, horizon):
+        """Standardised input columns ``(n, horizon, n_input_columns)`` of every step."""
+        lag = self.narx.max_lag
+        columns = [
+            (U[:, lag - back : lag + horizon - back, p] - self.mean[self.n_state + offset])
+            / self.scale[self.n_state + offset]
+            for offset, (p, back) in enumerate(self.inputs)
+        ]
+        return np.ascontiguousarray(np.stack(columns, axis=2))
+
+    def run(self, gamma, Y, U, horizon, sensitivities, owner=None):
         """Run every segment ``horizon`` steps; the outputs and their sensitivities to ``Gamma``.
 
-        ``Y`` (n_segments, max_lag + horizon, n_outputs) holds the measured
-        outputs (those after ``max_lag`` are replaced by the run's), ``U`` the
-        inputs over the same steps (or None).
+        Parameters
+        ----------
+        gamma : ndarray of shape (n_columns, n_outputs), or (n_gammas, n_columns, n_outputs)
+            The consequents; several, with ``owner``, for segments that run
+            different ones side by side.
+        Y : ndarray of shape (n_segments, max_lag + horizon, n_outputs)
+            The measured outputs; those after ``max_lag`` are replaced by the run's.
+        U : ndarray of shape (n_segments, max_lag + horizon, n_inputs) or None
+            The inputs over the same steps.
+        horizon : int
+        sensitivities : bool
+            Whether to carry the derivatives along.
+        owner : ndarray of int of shape (n_segments,), optional
+            The consequents of every segment, an index of ``gamma``'s first axis.
+
+        Returns
+        -------
+        outputs : ndarray of shape (n_segments, horizon, n_outputs)
+        S : ndarray of shape (n_segments, horizon, n_outputs, n_columns * n_outputs) or None
+            ``S[i, k, m, m' * n_columns + c]`` is the derivative of output
+            ``m`` at step ``k`` with respect to ``gamma[c, m']`` (of the
+            segment's own consequents).
         """
-        narx, lag = self.narx, self.narx.max_lag
+        lag = self.narx.max_lag
         n_segments, _, n_outputs = Y.shape
-        q = gamma.shape[0]
-        n_parameters = q * n_outputs
-        Y = Y.copy()
-        coef, intercept = split_coefficients(
-            gamma, self.centers.shape[0], self.centers.shape[1], order=self.order
+        n_rules, n_features = self.centers.shape
+        gammas = np.ascontiguousarray(
+            np.asarray(gamma, dtype=float).reshape(-1, *np.shape(gamma)[-2:])
         )
-        S = (
-            np.zeros((n_segments, lag + horizon, n_outputs, n_parameters))
-            if sensitivities
-            else None
+        if owner is None:
+            owner = np.zeros(n_segments, dtype=np.intp)
+        q = gammas.shape[1]
+        Y = np.array(Y[:, : lag + horizon], dtype=float, order="C")
+        if self.inputs:
+            Zu = self._input_columns(U, horizon)
+        else:
+            Zu = np.empty((n_segments, horizon, 0))
+        ns = self.n_state
+        if sensitivities:
+            S = np.zeros((n_segments, lag + horizon, n_outputs, q * n_outputs))
+        else:
+            S = np.empty((1, 1, 1, 1))
+        run_steps(
+            Y,
+            Zu,
+            np.ascontiguousarray(self.centers),
+            np.ascontiguousarray(self.inverse_variances),
+            np.ascontiguousarray(self.mean[:ns]),
+            np.ascontiguousarray(self.scale[:ns]),
+            self.state_lags,
+            self.state_outputs,
+            self.previous_columns,
+            gammas,
+            np.ascontiguousarray(owner, dtype=np.intp),
+            lag,
+            horizon,
+            bool(self.normalize),
+            int(self.order),
+            S,
+            bool(sensitivities),
+            np.empty(n_features + 1),
+            np.empty(n_rules),
+            np.empty(q),
+            np.empty(n_outputs),
+            np.empty((n_outputs, max(ns, 1))),
+            np.empty((n_rules, n_outputs)),
         )
-        with np.errstate(over="ignore", invalid="ignore"):
-            for k in range(lag, lag + horizon):
-                x = narx.columns(Y, U, k, k + 1)[:, 0, :]
-                z = (x - self.mean) / self.scale
-                W = firing_strengths(z, self.centers, self.sigmas, normalize=self.normalize)
-                K = design_matrix(W, z, order=self.order)
-                out = K @ gamma
-                if self.previous:
-                    out = out + x[:, self.previous]
-                Y[:, k] = out
-                if S is None:
+        return Y[:, lag:], (S[:, lag:] if sensitivities else None)
+
+    def held_out_error(self, gamma, runs):
+        """Free-run RMSE over held-out runs (:func:`held_out_runs`), ``inf`` if one diverged."""
+        return _Folds(self, [gamma], [[]], [runs], 1, 0.0).held_out_errors(np.array([0]), [gamma])[
+            0
+        ]
+
+    def refine(self, gamma0, fitted, held_out, *, alpha, horizon=200, max_iter=20, patience=4):
+        """Levenberg-Marquardt on the multiple-shooting error from ``gamma0`` (see the module).
+
+        Parameters
+        ----------
+        gamma0 : ndarray of shape (n_columns, n_outputs)
+            The start, and what the penalty shrinks toward.
+        fitted, held_out : list of (u, y)
+            The stretches to fit on and to stop on (see :func:`refine_for_simulation`).
+        alpha : float
+            Penalty ``>= 0`` on the distance from ``gamma0``.
+        horizon, max_iter, patience : int
+            As in :func:`refine_for_simulation`.
+
+        Returns
+        -------
+        Refinement
+        """
+        return self.refine_many(
+            [gamma0],
+            [fitted],
+            [held_out],
+            alpha=alpha,
+            horizon=horizon,
+            max_iter=max_iter,
+            patience=patience,
+        )[0]
+
+    def refine_many(self, starts, fitted, held_out, *, alpha, horizon=200, max_iter=20, patience=4):
+        """:meth:`refine` of several problems of these rules at once (the folds of a cross-validation).
+
+        Every problem has its start, its stretches to fit on and to stop on,
+        and its own Levenberg-Marquardt steps; their runs advance side by side,
+        so that the steps of one loop serve them all. The result of every
+        problem is that of :meth:`refine` on it alone (to rounding).
+
+        Parameters
+        ----------
+        starts : list of ndarray of shape (n_columns, n_outputs)
+        fitted, held_out : list of list of (u, y)
+            The stretches of every problem.
+        alpha, horizon, max_iter, patience
+            As in :meth:`refine`.
+
+        Returns
+        -------
+        list of Refinement
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> from randomts.dynamics.narx import NARX
+        >>> rng = np.random.default_rng(0)
+        >>> u = rng.uniform(-1, 1, size=(300, 1)); y = np.zeros((300, 1))
+        >>> for k in range(1, 300):
+        ...     y[k] = 0.8 * y[k - 1] + np.tanh(u[k - 1])
+        >>> rules = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1e3, 1e3]], coef=[[[0.7, 0.9]]])
+        >>> problem = SimulationProblem(NARX(1, 1), rules, np.zeros(2), np.ones(2))
+        >>> halves = [[(u[:150], y[:150])], [(u[150:], y[150:])]]
+        >>> results = problem.refine_many([problem.gamma0] * 2, halves, halves[::-1], alpha=0.0)
+        >>> [bool(r.error < r.start_error) for r in results]
+        [True, True]
+        """
+        narx = self.narx
+        n_problems = len(starts)
+        runs = [
+            held_out_runs(narx, held, _RUN_SEGMENTS * horizon) if held else None
+            for held in held_out
+        ]
+        folds = _Folds(self, starts, fitted, runs, horizon, alpha)
+        everyone = np.arange(n_problems)
+        start_errors = folds.held_out_errors(everyone, starts)
+        gammas = [np.array(start, dtype=float) for start in starts]
+        best = [(start_errors[f], gammas[f], 0) for f in everyone]
+        iterations = np.zeros(n_problems, dtype=int)
+        stale = np.zeros(n_problems, dtype=int)
+        active = np.array([folds.has_segments(f) and max_iter > 0 for f in everyone])
+        current = np.full(n_problems, np.inf)
+        if active.any():
+            current[active] = folds.objectives(
+                everyone[active], [gammas[f] for f in everyone[active]]
+            )
+        damping = [None] * n_problems
+        for iteration in range(1, max_iter + 1):
+            running = everyone[active]
+            if running.size == 0:
+                break
+            steps = folds.steps(running, gammas)
+            accepted = []
+            searching = []
+            for f in running:
+                iterations[f] = iteration
+                if steps[f] is None:  # not finite
+                    active[f] = False
                     continue
-                dX = np.zeros((n_segments, x.shape[1], n_parameters))
-                for column, m, back in self.state:
-                    dX[:, column] = S[:, k - back, m]
-                J = (
-                    rule_base_jacobian(
-                        z, self.centers, self.sigmas, coef, intercept, normalize=self.normalize
-                    )
-                    / self.scale[None, None, :]
-                )
-                dY = np.einsum("nmd,ndp->nmp", J, dX)
-                for m in range(n_outputs):
-                    dY[:, m, m * q : (m + 1) * q] += K
-                for m, column in enumerate(self.previous):
-                    dY[:, m] += dX[:, column]
-                S[:, k] = dY
-        return Y[:, lag:], (None if S is None else S[:, lag:])
+                if damping[f] is None:
+                    damping[f] = 1e-3 * steps[f].mean_diagonal or 1e-3
+                searching.append(f)
+            while searching:
+                trials, candidates = [], []
+                for f in searching:
+                    limit = 1e12 * (steps[f].mean_diagonal + 1.0)
+                    delta = None
+                    while damping[f] < limit:
+                        delta = steps[f].solve(damping[f])
+                        if delta is not None:
+                            break
+                        damping[f] *= 10.0
+                    if delta is None:
+                        active[f] = False  # no step lowers the objective
+                        continue
+                    trials.append(f)
+                    candidates.append(gammas[f] + delta.reshape(gammas[f].shape, order="F"))
+                searching = []
+                if not trials:
+                    break
+                values = folds.objectives(np.array(trials), candidates)
+                for f, candidate, value in zip(trials, candidates, values, strict=True):
+                    if value < current[f]:
+                        gammas[f], current[f] = candidate, value
+                        damping[f] /= 3.0
+                        accepted.append(f)
+                    else:
+                        damping[f] *= 10.0
+                        if damping[f] < 1e12 * (steps[f].mean_diagonal + 1.0):
+                            searching.append(f)
+                        else:
+                            active[f] = False
+            if not accepted:
+                continue
+            accepted = np.array(sorted(accepted))
+            errors = folds.held_out_errors(accepted, [gammas[f] for f in accepted])
+            for f, error in zip(accepted, errors, strict=True):
+                if not folds.has_held_out(f):  # nothing to stop on: every step is taken
+                    best[f] = (np.nan, gammas[f], iteration)
+                elif error < best[f][0]:
+                    best[f], stale[f] = (error, gammas[f], iteration), 0
+                else:
+                    stale[f] += 1
+                    if stale[f] >= patience:
+                        active[f] = False
+        return [
+            Refinement(best[f][1], start_errors[f], best[f][0], int(iterations[f]), best[f][2])
+            for f in everyone
+        ]
 
 
-def _segments(narx, experiments, horizon):
-    """Windows ``(Y, U)`` of ``max_lag + horizon`` steps, one after another in every experiment."""
+class _Folds:
+    """The segments and held-out runs of several refinements of one problem, run side by side."""
+
+    def __init__(self, problem, starts, fitted, runs, horizon, alpha):
+        self.problem, self.starts, self.alpha = problem, starts, alpha
+        narx = problem.narx
+        self.lag = narx.max_lag
+        self.segments, self.horizons, self.runs = [], [], runs
+        for stretches in fitted:
+            # no longer than the shortest stretch to fit on
+            h = min([horizon] + [Y.shape[0] - self.lag for _, Y in stretches]) if stretches else 0
+            Y, U = segments(narx, stretches, h, problem.gamma0.size) if h >= 1 else (None, None)
+            self.segments.append((Y, U))
+            self.horizons.append(h)
+
+    def has_segments(self, f):
+        return self.segments[f][0] is not None
+
+    def has_held_out(self, f):
+        return self.runs[f] is not None
+
+    @staticmethod
+    def _stack(parts):
+        """Windows of several problems padded to the longest, with their owner and steps."""
+        longest = max(Y.shape[1] for _, Y, _, _ in parts)
+        Ys, Us, owner = [], [], []
+        for index, Y, U, _ in parts:
+            pad = ((0, 0), (0, longest - Y.shape[1]), (0, 0))
+            Ys.append(np.pad(Y, pad))
+            Us.append(None if U is None else np.pad(U, pad, mode="edge"))
+            owner.append(np.full(Y.shape[0], index))
+        U = None if Us[0] is None else np.concatenate(Us)
+        return np.concatenate(Ys), U, np.concatenate(owner), longest
+
+    def _run(self, which, gammas, windows, sensitivities):
+        """Run the windows ``(Y, U, steps)`` of the problems ``which`` with ``gammas``."""
+        parts = [(j, *windows[f]) for j, f in enumerate(which)]
+        Y, U, owner, longest = self._stack(parts)
+        outputs, S = self.problem.run(
+            np.stack(gammas), Y, U, longest - self.lag, sensitivities, owner=owner
+        )
+        pieces, start = [], 0
+        for _, Yf, _, steps in parts:
+            stop = start + Yf.shape[0]
+            sensitivity = None if S is None else S[start:stop, :steps]
+            pieces.append(
+                (outputs[start:stop, :steps], Yf[:, self.lag : self.lag + steps], sensitivity)
+            )
+            start = stop
+        return pieces
+
+    def objectives(self, which, gammas):
+        """``||r||^2 + alpha ||gamma - start||^2`` of every problem in ``which``."""
+        windows = {f: (*self.segments[f], self.horizons[f]) for f in which}
+        values = []
+        for (simulated, measured, _), f, gamma in zip(
+            self._run(which, gammas, windows, False), which, gammas, strict=True
+        ):
+            residual = simulated - measured
+            if not np.all(np.isfinite(residual)):
+                values.append(np.inf)
+                continue
+            values.append(
+                float(np.sum(residual**2) + self.alpha * np.sum((gamma - self.starts[f]) ** 2))
+            )
+        return values
+
+    def steps(self, which, gammas):
+        """The Levenberg-Marquardt system of every problem in ``which`` (None where not finite)."""
+        windows = {f: (*self.segments[f], self.horizons[f]) for f in which}
+        steps = {}
+        pieces = self._run(which, [gammas[f] for f in which], windows, True)
+        for (simulated, measured, S), f in zip(pieces, which, strict=True):
+            residual = (simulated - measured).reshape(-1)
+            Jac = S.reshape(residual.size, -1)
+            if not (np.all(np.isfinite(residual)) and np.all(np.isfinite(Jac))):
+                steps[f] = None
+                continue
+            from_start = (gammas[f] - self.starts[f]).reshape(-1, order="F")
+            steps[f] = _LevenbergMarquardt(Jac, residual, from_start, self.alpha)
+        return steps
+
+    def held_out_errors(self, which, gammas):
+        """Free-run RMSE over the held-out runs of every problem in ``which`` (NaN without)."""
+        with_runs = [j for j, f in enumerate(which) if self.runs[f] is not None]
+        errors = [np.nan] * len(which)
+        if not with_runs:
+            return errors
+        windows = {
+            which[j]: (
+                self.runs[which[j]][0],
+                self.runs[which[j]][1],
+                self.runs[which[j]][2].shape[1],
+            )
+            for j in with_runs
+        }
+        pieces = self._run(
+            [which[j] for j in with_runs], [gammas[j] for j in with_runs], windows, False
+        )
+        for j, (simulated, measured, _) in zip(with_runs, pieces, strict=True):
+            counted = self.runs[which[j]][2]
+            error = (simulated - measured)[counted]
+            errors[j] = float(np.sqrt(np.mean(error**2))) if np.all(np.isfinite(error)) else np.inf
+        return errors
+
+
+def in_units(centers, sigmas, coef, intercept, mean, scale):
+    """The parameters of a rule base of ``u`` in the units of ``x = u * scale + mean``.
+
+    The map of :meth:`RuleBase.in_original_units <randomts.RuleBase.in_original_units>`,
+    on arrays (the centres and widths may be None): centres ``c * scale + mean``,
+    widths ``sigma * scale``, slopes ``A / scale``, constants ``b - A (mean / scale)``.
+    With ``-mean / scale`` and ``1 / scale`` it gives the rules of the standardised
+    inputs ``(x - mean) / scale``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c, s, A, b = in_units(np.zeros((1, 1)), np.ones((1, 1)), np.full((1, 1, 1), 2.0),
+    ...                       np.ones((1, 1)), np.array([10.0]), np.array([4.0]))
+    >>> c.item(), s.item(), A.item(), b.item()
+    (10.0, 4.0, 0.5, -4.0)
+    """
+    coef = coef / scale
+    intercept = intercept - coef @ mean
+    if centers is None:
+        return None, None, coef, intercept
+    return centers * scale + mean, sigmas * scale, coef, intercept
+
+
+class _LevenbergMarquardt:
+    """The damped Gauss-Newton step ``-(J^T J + (alpha + damping) I)^-1 g`` at one point.
+
+    With fewer residuals than parameters, solved in the space of the residuals:
+    ``(J^T J + mu I)^-1 = (I - J^T (J J^T + mu I)^-1 J) / mu``.
+    """
+
+    def __init__(self, Jac, residual, from_start, alpha):
+        self.Jac, self.alpha = Jac, alpha
+        self.gradient = Jac.T @ residual + alpha * from_start
+        self.rows = Jac.shape[0] < Jac.shape[1]
+        self.gram = Jac @ Jac.T if self.rows else Jac.T @ Jac
+        # the mean of the diagonal of J^T J + alpha I, the scale of the damping
+        self.mean_diagonal = float(np.trace(self.gram)) / Jac.shape[1] + alpha
+        if self.rows:
+            self.projected = Jac @ self.gradient
+
+    def solve(self, damping):
+        """The step, or None if the shifted matrix is not positive definite in floating point."""
+        mu = self.alpha + damping
+        shifted = self.gram.copy()
+        shifted[np.diag_indices_from(shifted)] += mu
+        try:
+            # Cholesky, without a condition estimate: an ill-conditioned step is judged by its
+            # objective like any other (a matrix not positive definite raises)
+            factor = scipy.linalg.cho_factor(shifted, check_finite=False)
+            if not self.rows:
+                return scipy.linalg.cho_solve(factor, -self.gradient, check_finite=False)
+            inner = scipy.linalg.cho_solve(factor, self.projected, check_finite=False)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        return -(self.gradient - self.Jac.T @ inner) / mu
+
+
+def segments(narx, records, horizon, n_parameters=None):
+    """Windows ``(Y, U)`` of ``max_lag + horizon`` steps, one after another in every record.
+
+    At most 12,000 residuals, and with ``n_parameters`` (the columns of the
+    Jacobian) at most 2,500,000 entries of the Jacobian but no fewer than
+    2,000 residuals: more segments are subsampled evenly (first and last
+    kept). ``(None, None)`` when no record holds one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts.dynamics.narx import NARX
+    >>> Y, U = segments(NARX(y_lags=1), [(None, np.arange(7.0)[:, None])], 3)
+    >>> Y[:, :, 0].tolist(), U
+    ([[0.0, 1.0, 2.0, 3.0], [3.0, 4.0, 5.0, 6.0]], None)
+    """
     lag = narx.max_lag
     Ys, Us = [], []
-    for U, Y in experiments:
+    for U, Y in records:
         for start in range(lag, Y.shape[0] - horizon + 1, horizon):
             Ys.append(Y[start - lag : start + horizon])
             Us.append(None if U is None else U[start - lag : start + horizon])
@@ -177,7 +662,12 @@ def _segments(narx, experiments, horizon):
     Y = np.stack(Ys)
     U = None if Us[0] is None else np.stack(Us)
     n_outputs = Y.shape[2]
-    most = max(1, _MAX_RESIDUALS // (horizon * n_outputs))
+    residuals = (
+        _MAX_RESIDUALS
+        if n_parameters is None
+        else min(_MAX_RESIDUALS, max(_MIN_RESIDUALS, _MAX_SENSITIVITIES // n_parameters))
+    )
+    most = max(1, residuals // (horizon * n_outputs))
     if Y.shape[0] > most:  # evenly spread, first and last kept
         keep = np.unique(np.linspace(0, Y.shape[0] - 1, most).round().astype(int))
         Y = Y[keep]
@@ -185,7 +675,7 @@ def _segments(narx, experiments, horizon):
     return Y, U
 
 
-def _held_out_runs(narx, held_out, longest):
+def held_out_runs(narx, held_out, longest):
     """The held-out stretches as runs of at most ``longest`` steps, to be run side by side.
 
     Returns ``(Y, U, counted)``: windows of ``max_lag`` measured initial
@@ -194,6 +684,14 @@ def _held_out_runs(narx, held_out, longest):
     runs of nearly equal length, every run from the measured outputs before
     it; ``counted`` ``(n_runs, n_steps)`` marks the steps that are data
     (a shorter run's inputs are padded with its last input, not counted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts.dynamics.narx import NARX
+    >>> Y, U, counted = held_out_runs(NARX(y_lags=1), [(None, np.arange(6.0)[:, None])], 3)
+    >>> Y[:, :, 0].tolist(), counted.tolist()
+    ([[0.0, 1.0, 2.0, 0.0], [2.0, 3.0, 4.0, 5.0]], [[True, True, False], [True, True, True]])
     """
     lag = narx.max_lag
     pieces = []
@@ -213,16 +711,6 @@ def _held_out_runs(narx, held_out, longest):
         if Us is not None:
             Us[i] = np.pad(U, ((0, n_total - U.shape[0]), (0, 0)), mode="edge")
     return Ys, Us, counted
-
-
-def _held_out_error(problem, gamma, runs):
-    """Free-run RMSE over the held-out runs (:func:`_held_out_runs`), ``inf`` if one diverged."""
-    Y, U, counted = runs
-    simulated, _ = problem.run(gamma, Y, U, counted.shape[1], False)
-    error = (simulated - Y[:, problem.narx.max_lag :])[counted]
-    if not np.all(np.isfinite(error)):
-        return np.inf
-    return float(np.sqrt(np.mean(error**2)))
 
 
 def refine_for_simulation(
@@ -248,9 +736,10 @@ def refine_for_simulation(
         outputs or increments).
     rule_base : RuleBase
         The one-step solution, in the units of the regressors.
-    fitted, held_out : list of (U, Y)
-        The experiments' stretches to fit on and to stop on: ``Y`` of shape
-        ``(n_steps, n_outputs)``, ``U`` ``(n_steps, n_inputs)`` or None.
+    fitted, held_out : list of (u, y)
+        The records' stretches to fit on and to stop on: ``y`` of shape
+        ``(n_steps, n_outputs)``, ``u`` ``(n_steps, n_inputs)`` or None
+        (:class:`~randomts.dynamics.records.Records`, or its ``take``).
         A held-out stretch needs more than ``max_lag`` steps. With no
         held-out stretch, ``max_iter`` steps are taken (as many as an earlier
         run with one chose) and the errors are NaN.
@@ -298,90 +787,20 @@ def refine_for_simulation(
     """
     horizon = check_int(horizon, "horizon", low=1)
     max_iter = check_int(max_iter, "max_iter", low=0)
+    patience = check_int(patience, "patience", low=1)
     alpha = check_real(alpha, "alpha", low=0.0)
     with one_blas_thread():  # many small steps and solves: BLAS threads only spin
-        return _refine(
-            narx,
-            rule_base,
+        problem = SimulationProblem(narx, rule_base, mean, scale, order)
+        result = problem.refine(
+            problem.gamma0,
             fitted,
             held_out,
-            mean,
-            scale,
-            alpha,
-            order,
-            horizon,
-            max_iter,
-            patience,
+            alpha=alpha,
+            horizon=horizon,
+            max_iter=max_iter,
+            patience=patience,
         )
-
-
-def _refine(
-    narx, rule_base, fitted, held_out, mean, scale, alpha, order, horizon, max_iter, patience
-):
-    """:func:`refine_for_simulation` on checked parameters."""
-    problem = _Problem(narx, rule_base, np.asarray(mean, float), np.asarray(scale, float), order)
-    gamma0 = problem.gamma0
-    runs = _held_out_runs(narx, held_out, _RUN_SEGMENTS * horizon) if held_out else None
-    start_error = _held_out_error(problem, gamma0, runs) if held_out else np.nan
-    best = (start_error, None, 0)  # the held-out error, the coefficients kept, their step
-    # no longer than the shortest stretch to fit on
-    horizon = min(horizon, min(Y.shape[0] for _, Y in fitted) - narx.max_lag)
-    Y, U = _segments(narx, fitted, horizon) if horizon >= 1 else (None, None)
-    if Y is None or max_iter == 0:
-        return SimulationFit(rule_base, start_error, start_error, 0, 0)
-    measured = Y[:, narx.max_lag :]
-
-    def objective(gamma):
-        simulated, _ = problem.run(gamma, Y, U, horizon, False)
-        residual = simulated - measured
-        if not np.all(np.isfinite(residual)):
-            return np.inf
-        return float(np.sum(residual**2) + alpha * np.sum((gamma - gamma0) ** 2))
-
-    gamma, damping, stale, iterations = gamma0.copy(), None, 0, 0
-    current = objective(gamma)
-    for iterations in range(1, max_iter + 1):
-        simulated, S = problem.run(gamma, Y, U, horizon, True)
-        residual = (simulated - measured).reshape(-1)
-        Jac = S.reshape(residual.size, -1)
-        if not (np.all(np.isfinite(residual)) and np.all(np.isfinite(Jac))):
-            break
-        step_from = (gamma - gamma0).reshape(-1, order="F")
-        gradient = Jac.T @ residual + alpha * step_from
-        H = Jac.T @ Jac
-        H[np.diag_indices_from(H)] += alpha
-        if damping is None:
-            damping = 1e-3 * float(np.mean(np.diag(H))) or 1e-3
-        accepted = False
-        while damping < 1e12 * (float(np.mean(np.diag(H))) + 1.0):
-            shifted = H.copy()
-            shifted[np.diag_indices_from(shifted)] += damping
-            try:
-                # Cholesky, without a condition estimate: an ill-conditioned step is judged
-                # by its objective like any other (a matrix not positive definite raises)
-                factor = scipy.linalg.cho_factor(shifted, check_finite=False)
-                delta = scipy.linalg.cho_solve(factor, -gradient, check_finite=False)
-            except (np.linalg.LinAlgError, ValueError):
-                damping *= 10.0
-                continue
-            candidate = gamma + delta.reshape(gamma.shape, order="F")
-            value = objective(candidate)
-            if value < current:
-                gamma, current, accepted = candidate, value, True
-                damping /= 3.0
-                break
-            damping *= 10.0
-        if not accepted:
-            break
-        if not held_out:  # nothing to stop on: every step is taken
-            best = (np.nan, gamma, iterations)
-            continue
-        error = _held_out_error(problem, gamma, runs)
-        if error < best[0]:
-            best, stale = (error, gamma, iterations), 0
-        else:
-            stale += 1
-            if stale >= patience:
-                break
-    refined = rule_base if best[1] is None else problem.in_data_units(best[1])
-    return SimulationFit(refined, start_error, best[0], iterations, best[2])
+    refined = rule_base if result.best_iteration == 0 else problem.rules(result.gamma)
+    return SimulationFit(
+        refined, result.start_error, result.error, result.iterations, result.best_iteration
+    )

@@ -27,6 +27,9 @@ the intervals :mod:`randomts.estimators.narx.intervals`.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.metrics import r2_score
@@ -50,6 +53,52 @@ _RECORD = "narx"
 LAG_CHOICES = (1, 2, 4, 6)
 #: What the consequents are fitted for.
 FOCUS = ("prediction", "simulation")
+
+
+@contextlib.contextmanager
+def _progress_bar(total, progress):
+    """``tick(description)`` after every candidate: a bar on stderr, a counter, or nothing."""
+    if progress not in ("auto", True, False):
+        raise ValueError(
+            f"The 'progress' parameter of {_OWNER} must be 'auto', True or False. "
+            f"Got {progress!r} instead."
+        )
+    shown = progress is True or (progress == "auto" and sys.stderr.isatty())
+    if not shown:
+        yield lambda description: None
+        return
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm is optional: a counter
+        tqdm = None
+    if tqdm is None:
+        done = [0]
+
+        def count(description):
+            done[0] += 1
+            sys.stderr.write(f"\r{_OWNER}.fit: {done[0]}/{total} candidates ({description})")
+            sys.stderr.flush()
+
+        yield count
+        sys.stderr.write("\n")
+        return
+    bar = tqdm(
+        total=total,
+        desc=f"{_OWNER}.fit",
+        unit="candidate",
+        file=sys.stderr,
+        leave=progress is True,
+        delay=1.0 if progress == "auto" else 0.0,
+    )
+
+    def tick(description):
+        bar.set_postfix_str(description, refresh=False)
+        bar.update(1)
+
+    try:
+        yield tick
+    finally:
+        bar.close()
 
 
 class NARXRegressor(RegressorMixin, BaseEstimator):
@@ -160,6 +209,11 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         Names of the inputs: ``"u"`` for one input, ``u1, u2, ...`` for more.
     random_state : int, RandomState instance or None, default=None
         When not None, the ``random_state`` of the estimator (the rules drawn).
+    progress : {"auto", True, False}, default="auto"
+        A progress bar of :meth:`fit` on stderr, one tick per candidate fitted
+        (with the ``progress`` extra, tqdm; without it a counter). ``"auto"``:
+        on a terminal, for a fit that lasts over a second, and gone when it
+        ends (as ``randomts fit`` shows it); ``True``: always; ``False``: never.
 
     Attributes
     ----------
@@ -241,6 +295,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         output_names=None,
         input_names=None,
         random_state=None,
+        progress="auto",
     ):
         self.y_lags = y_lags
         self.u_lags = u_lags
@@ -255,6 +310,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.output_names = output_names
         self.input_names = input_names
         self.random_state = random_state
+        self.progress = progress
 
     # ------------------------------------------------------------------ checks
     def _structures(self, n_inputs, n_outputs):
@@ -405,18 +461,19 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
     def _fit(self, records, structures, settings):
         simulation = settings.horizon is not None
-        fits, rows = fit_candidates(
-            structures, lambda: self._candidates(self.focus), records, settings
-        )
-        index = choose(fits)
-        kept = fits[index]
+        total = len(structures) * len(self._candidates(self.focus))
+        with _progress_bar(total, self.progress) as tick:
+            fits, rows = fit_candidates(
+                structures, lambda: self._candidates(self.focus), records, settings, tick
+            )
+        kept = fits[choose(fits)]
         errors = np.array([fit.block_errors for fit in fits])
         self.candidate_errors_ = errors[:, -1] if simulation else None
         self.selection_errors_ = errors if simulation and errors.shape[1] > 1 else None
-        self.simulation_fit_ = kept.refinement
-        if kept.rule_base is not None:
-            kept.estimator.rule_base_ = kept.narx.name_rules(kept.rule_base)
-            self.rule_base_ = kept.estimator.rule_base_
+        rule_base = kept.rule_base()
+        if rule_base is not None:
+            kept.estimator.rule_base_ = self.rule_base_ = rule_base
+        self.simulation_fit_ = kept.simulation_fit(getattr(self, "rule_base_", None))
         self.estimator_ = kept.estimator
         self.narx_ = kept.narx
         self.alpha_ = getattr(kept.estimator, "alpha_", None)
