@@ -134,7 +134,7 @@ def test_parameters_and_records():
 
     with pytest.raises(ValueError, match="only with a randomts estimator"):
         NARXRegressor(focus="simulation", estimator=Ridge()).fit(u, measured)
-    with pytest.raises(ValueError, match="record 0 has 6 steps"):
+    with pytest.raises(ValueError, match="record 0 has 6 steps, which leaves 3 held out"):
         NARXRegressor(y_lags=2, focus="simulation").fit(u[:6], measured[:6])
 
 
@@ -342,28 +342,56 @@ def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
 
 
 def _options(errors, n_rules):
-    """Fitted candidates as choose reads them: rules of these sizes, errors by block."""
+    """Options as choose reads them: their index, errors by block and size (the sort key)."""
     return [
-        CandidateFit(None, None, [], np.array(row, dtype=float), 3 * rules)
-        for row, rules in zip(errors, n_rules, strict=True)
+        (index, True, np.array(row, dtype=float), (3 * rules, 1, index))
+        for index, (row, rules) in enumerate(zip(errors, n_rules, strict=True))
     ]
+
+
+def _kept(errors, n_rules):
+    return choose(_options(errors, n_rules))[0]
 
 
 def test_a_more_complex_option_is_kept_only_where_it_wins_beyond_the_noise():
     simple = [0.66, 0.44, 0.40, 0.29, 0.93]
     # better on every block, by a factor about 2: kept, whatever the order given
     better = [e / 2 for e in simple]
-    assert choose(_options([better, simple], [10, 1])) == 0
-    assert choose(_options([simple, better], [1, 10])) == 1
+    assert _kept([better, simple], [10, 1]) == 0
+    assert _kept([simple, better], [1, 10]) == 1
     # far better on the last block only, worse on every other: the simple one is kept
     lucky = [0.69, 0.85, 0.44, 0.84, 0.30]
-    assert choose(_options([lucky, simple], [10, 1])) == 1
+    assert _kept([lucky, simple], [10, 1]) == 1
     # a run that diverged on one block is not kept
     diverged = [e / 2 for e in simple[:4]] + [np.inf]
-    assert choose(_options([diverged, simple], [10, 1])) == 1
+    assert _kept([diverged, simple], [10, 1]) == 1
     # one block: the least error on it
-    assert choose(_options([[0.5], [0.6]], [10, 1])) == 0
+    assert _kept([[0.5], [0.6]], [10, 1]) == 0
     # each step up is judged against the option kept so far
     middle = [e / 2 for e in simple]
     large = [e / 1.9 for e in simple]  # no better than the middle one
-    assert choose(_options([large, middle, simple], [100, 10, 1])) == 1
+    assert _kept([large, middle, simple], [100, 10, 1]) == 1
+
+
+def test_a_refinement_is_kept_only_where_it_beats_its_start_beyond_the_noise():
+    start = [0.50, 0.40, 0.45, 0.30, 0.42]
+    fit = CandidateFit(
+        None,
+        None,
+        [],
+        np.array([0.52, 0.41, 0.47, 0.31, 0.30]),
+        30,
+        None,
+        object(),
+        np.array(start),
+        np.array([1, 2, 1, 1, 3]),
+    )
+    index, refined, _, _ = choose(fit.options(0))
+    assert index == 0 and not refined  # better on the held-out end only: noise
+    fit.block_errors = np.array(start) / 2
+    assert choose(fit.options(0))[1]  # better on every block
+    assert fit.steps() == 3  # as many steps as the held-out end kept
+    fit.block_iterations = np.array([1, 4, 0, 2, 0])
+    assert fit.steps() == 2  # the end kept the start: the median where the others moved
+    fit.block_iterations = np.zeros(5, dtype=int)  # the start was best on every block
+    assert [option[1] for option in fit.options(0)] == [False]

@@ -48,16 +48,19 @@ import numpy as np
 from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_matrix, check_option
 from randomts.core.inference import inference_constants, predict
-from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range
+from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.dynamics.linearization import linearize
 from randomts.dynamics.records import check_steps, read_records
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = ["NARX", "TARGETS", "SimulatedOutputs", "check_lags"]
+__all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags"]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
+
+#: How far beyond its training ranges (in spans) a free run's step is the fallback's alone.
+FALLBACK_SPAN = 0.5
 
 _OWNER = "this NARX structure"
 
@@ -501,7 +504,7 @@ class NARX:
         sizes = np.cumsum([Y.shape[0] - self.max_lag for _, Y in records])[:-1]
         return records.shaped(np.split(predicted, sizes))
 
-    def simulate(self, model, u=None, y_init=None, *, n_steps=None):
+    def simulate(self, model, u=None, y_init=None, *, n_steps=None, fallback=None):
         """Free run: from initial outputs, feed the model's own outputs back.
 
         Records of one length advance together, one ``predict`` call per time
@@ -529,6 +532,15 @@ class NARX:
         n_steps : int, optional
             Steps to simulate after the initial outputs: ``n_total - n_init``
             when ``u`` is given; required otherwise.
+        fallback : model, optional
+            A model of the same regressors (e.g. a linear ARX) that takes
+            over where a run leaves the training data: at a step whose
+            regressors lie a distance ``d`` (in spans of their training
+            ranges, the farthest column) beyond them, the output is ``(1 -
+            t) f + t g``, ``f`` the model's, ``g`` the fallback's, ``t``
+            rising linearly from 0 at
+            :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` to 1 at
+            :data:`FALLBACK_SPAN`. Inside the data the run is the model's.
 
         Returns
         -------
@@ -549,21 +561,22 @@ class NARX:
         records = self.read(
             u, y_init, y_name="y_init", min_steps=self.max_lag, allow_shorter_y=True
         )
-        runs = self.free_run(model, records, n_steps=n_steps)
+        runs = self.free_run(model, records, n_steps=n_steps, fallback=fallback)
         self.warn(runs, _training_ranges(model), several=len(runs) > 1, stacklevel=2)
         return records.shaped(runs)
 
-    def free_run(self, model, u=None, y_init=None, *, n_steps=None, ranges=None):
+    def free_run(self, model, u=None, y_init=None, *, n_steps=None, ranges=None, fallback=None):
         """:meth:`simulate` without warnings: every record's run, which says where it went wrong.
 
         Parameters
         ----------
-        model, u, y_init, n_steps
+        model, u, y_init, n_steps, fallback
             As in :meth:`simulate`.
         ranges : (ndarray, ndarray), optional
             ``(low, high)`` of each regressor column in the training data,
-            the reference of ``left_data_step``; by default the ranges the
-            model records (none for a model that records none).
+            the reference of ``left_data_step`` (and of the fallback); by
+            default the ranges the model records (none for a model that
+            records none).
 
         Returns
         -------
@@ -597,6 +610,13 @@ class NARX:
         if ranges is None:
             ranges = _training_ranges(model)
         predict = self.predictor(model)
+        if fallback is not None:
+            if ranges is None:
+                raise ValueError(
+                    "A fallback takes over beyond the training ranges; this model records none: "
+                    "give ranges=(low, high)."
+                )
+            predict = _guarded(predict, self.predictor(fallback), ranges)
         groups = {}  # records of one length run side by side
         for index, (U, Y) in enumerate(records):
             n_init = Y.shape[0]
@@ -790,6 +810,27 @@ class NARX:
             A[..., np.arange(self.n_outputs), self.previous_output_columns] += 1.0
             local = local._replace(A=A)
         return local
+
+
+def _guarded(predict, fallback, ranges):
+    """``predict`` where the regressors lie in their training ranges, ``fallback`` far beyond.
+
+    Blended by ``t = (d - EXTRAPOLATION_MARGIN) / (FALLBACK_SPAN - EXTRAPOLATION_MARGIN)``
+    clipped to ``[0, 1]``, ``d`` the row's farthest distance beyond its ranges in spans.
+    """
+    low, high = ranges
+    width = FALLBACK_SPAN - EXTRAPOLATION_MARGIN
+
+    def guarded(X):
+        out = predict(X)
+        distance = np.abs(span_distance(X, low, high)).max(axis=1)
+        beyond = np.flatnonzero(distance > EXTRAPOLATION_MARGIN)
+        if beyond.size:
+            weight = np.minimum((distance[beyond] - EXTRAPOLATION_MARGIN) / width, 1.0)[:, None]
+            out[beyond] = (1.0 - weight) * out[beyond] + weight * fallback(X[beyond])
+        return out
+
+    return guarded
 
 
 def _training_ranges(model):

@@ -30,6 +30,7 @@ from randomts._validation import check_int, check_matrix, check_real
 __all__ = [
     "Records",
     "blocked_folds",
+    "blocks_allowed",
     "check_steps",
     "earlier_blocks",
     "read_records",
@@ -272,8 +273,10 @@ def split_end(records, fraction, lag):
 
     Stretches are ``(record, start, stop)``: steps ``start`` to ``stop - 1``
     of a record (:meth:`Records.take` gives their arrays). The held-out
-    stretch starts with the last ``lag`` steps of the first part, its
-    initial outputs.
+    stretch holds ``fraction`` of the steps, and at least ``lag + 1`` (one
+    target past its initial outputs); it starts with the last ``lag`` steps
+    of the first part, its initial outputs. The first part needs more than
+    ``lag + 1`` steps.
 
     Returns
     -------
@@ -294,17 +297,34 @@ def split_end(records, fraction, lag):
         )
     fitted, held_out = [], []
     for index, (_, Y) in enumerate(records):
-        n_held = int(round(value * Y.shape[0]))
+        n_held = max(int(round(value * Y.shape[0])), lag + 1)
         cut = Y.shape[0] - n_held
-        if n_held <= lag or cut <= lag + 1:
+        if cut <= lag + 1:
             raise ValueError(
                 f"focus='simulation' holds out the last validation_fraction={value} of every "
-                f"record to stop on; record {index} has {Y.shape[0]} steps, which leaves "
-                f"{n_held} held out and {cut} to fit, and each needs more than max_lag={lag}."
+                f"record to stop on, at least max_lag + 1 = {lag + 1} steps; record {index} has "
+                f"{Y.shape[0]} steps, which leaves {n_held} held out and {cut} to fit, and the fit "
+                f"needs more than max_lag + 1."
             )
         fitted.append((index, 0, cut))
         held_out.append((index, cut - lag, Y.shape[0]))
     return fitted, held_out
+
+
+def blocks_allowed(fitted, n_blocks, lag):
+    """The most blocks, up to ``n_blocks``, whose earlier blocks are all longer than ``lag``.
+
+    The first part of every record (``fitted``, from :func:`split_end`) is cut
+    into ``n_blocks - 1`` blocks; a short record allows fewer (1: the held-out
+    end alone).
+
+    Examples
+    --------
+    >>> blocks_allowed([(0, 0, 37)], 5, 12), blocks_allowed([(0, 0, 400)], 5, 12)
+    (3, 5)
+    """
+    shortest = min(cut for _, _, cut in fitted)
+    return max(1, min(n_blocks, 1 + shortest // (lag + 1)))
 
 
 def earlier_blocks(records, fitted, n_blocks, lag):

@@ -68,7 +68,7 @@ __all__ = [
 # 100 rules on 12 regressors (1,300 parameters) and 12,000 residuals were 20 GFLOP a step.
 _MAX_RESIDUALS = 12_000
 _MAX_SENSITIVITIES = 2_500_000
-_MIN_RESIDUALS = 2_000
+_MIN_RESIDUALS = 500
 # A held-out stretch runs freely in pieces of at most this many segments' steps, side by side.
 _RUN_SEGMENTS = 5
 
@@ -640,7 +640,7 @@ def segments(narx, records, horizon, n_parameters=None):
 
     At most 12,000 residuals, and with ``n_parameters`` (the columns of the
     Jacobian) at most 2,500,000 entries of the Jacobian but no fewer than
-    2,000 residuals: more segments are subsampled evenly (first and last
+    500 residuals: more segments are subsampled evenly (first and last
     kept). ``(None, None)`` when no record holds one.
 
     Examples

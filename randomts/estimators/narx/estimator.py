@@ -40,12 +40,20 @@ from randomts._validation import check_int, check_option
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
 from randomts.dynamics.records import check_steps, read_records, variable_names
 from randomts.estimators.narx.intervals import band, horizon_quantiles, residual_scores
-from randomts.estimators.narx.selection import Settings, choose, fit_candidates
+from randomts.estimators.narx.selection import (
+    Settings,
+    choose,
+    first_part_model,
+    fit_candidates,
+    linear_fallback,
+    refit,
+)
 from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.fitting.conformal import check_coverage, split_quantile
+from randomts.fuzzy.rulebase import RuleBase
 
-__all__ = ["FOCUS", "LAG_CHOICES", "NARXRegressor"]
+__all__ = ["EXTRAPOLATION", "FOCUS", "LAG_CHOICES", "NARXRegressor"]
 
 _OWNER = "NARXRegressor"
 _RECORD = "narx"
@@ -53,6 +61,17 @@ _RECORD = "narx"
 LAG_CHOICES = (1, 2, 4, 6)
 #: What the consequents are fitted for.
 FOCUS = ("prediction", "simulation")
+#: What a free run does beyond the training data.
+EXTRAPOLATION = ("linear", "model")
+# The linear ARX model: one rule of a weighted average is a linear model, without a penalty
+# the least squares of the lagged rows.
+_ARX = {"n_rules": 1, "normalize": True, "alpha": 0.0}
+
+
+def _is_arx(estimator):
+    """Whether ``estimator`` is the least-squares linear ARX model."""
+    params = estimator.get_params()
+    return all(params.get(name) == value for name, value in _ARX.items())
 
 
 @contextlib.contextmanager
@@ -175,9 +194,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         early on a free run over the held-out last part of every record
         and kept only where better there
         (:func:`randomts.dynamics.simulation_fit.refine_for_simulation`).
-        A good one-step predictor can be a poor simulator; this is the
-        setting for a model that will run on its own outputs. Needs randomts
-        estimators.
+        The model kept is then fitted again on every record whole: its
+        one-step fit refined for as many steps as the held-out end chose
+        (none if the start was best), so that the latest data are not left
+        out of it. A good one-step predictor can be a poor simulator; this
+        is the setting for a model that will run on its own outputs. Needs
+        randomts estimators.
     horizon : int, default=200
         Steps of every segment of ``focus="simulation"`` (at most the
         length of the shortest fitted stretch). Longer segments weigh the
@@ -185,7 +207,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         from running away for long.
     validation_fraction : float, default=0.2
         The last part of every record that ``focus="simulation"`` holds
-        out to stop on.
+        out to stop on and to choose by (at least ``max_lag + 1`` steps).
     selection_blocks : int, default=5
         With more than one estimator or lag count to choose from: the blocks
         of time of the blocked cross-validation of the free run that chooses.
@@ -195,12 +217,11 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         rest. From the simplest (fewest consequent parameters) on, a more
         complex one replaces the one kept only if its errors are smaller,
         block by block, by more than their noise (the mean log-ratio below
-        minus its standard error); the model kept is the one fitted on the
-        first ``1 - validation_fraction`` of every record. One held-out
-        stretch of a short record is a noisy judge, and a flexible estimator
-        can win on it by chance. ``1``: the least error on the
-        held-out end alone (every choice costs one fit, not
-        ``selection_blocks``).
+        minus its standard error). One held-out stretch of a short record is
+        a noisy judge, and a flexible estimator can win on it by chance. A
+        record too short for blocks longer than the largest lag gets fewer.
+        ``1``: the least error on the held-out end alone. The blocks share
+        every candidate's one fit (its rules and penalty).
     max_iter : int, default=20
         Refinement steps of ``focus="simulation"`` at the most.
     output_names : str or sequence of str, optional
@@ -209,6 +230,19 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         Names of the inputs: ``"u"`` for one input, ``u1, u2, ...`` for more.
     random_state : int, RandomState instance or None, default=None
         When not None, the ``random_state`` of the estimator (the rules drawn).
+    extrapolation : {"linear", "model"}, default="linear"
+        What a free run does where it leaves the training data.
+        ``"linear"``: it blends toward a linear ARX model of the same lags,
+        fitted by least squares on every row (``fallback_``), from 10 % of a
+        span beyond the training ranges of the regressors to
+        :data:`~randomts.dynamics.narx.FALLBACK_SPAN` (half a span), where the
+        ARX model alone runs (:meth:`NARX.simulate
+        <randomts.dynamics.narx.NARX.simulate>`'s ``fallback``). A rule
+        base says little about where it has no data, and the blocks that
+        choose the model cannot see there; a linear model extrapolates a
+        trend or a level. ``"model"``: the model's own extrapolation (a
+        weighted sum holds its output, a weighted average follows the
+        nearest rule's line). Inside the data the two are the same run.
     progress : {"auto", True, False}, default="auto"
         A progress bar of :meth:`fit` on stderr, one tick per candidate fitted
         (with the ``progress`` extra, tqdm; without it a counter). ``"auto"``:
@@ -224,16 +258,28 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         The lag structure: ``regressor_names``, ``target_names``, ``max_lag``.
     simulation_fit_ : SimulationFit or None
         With ``focus="simulation"``: the held-out free-run error of the kept
-        model before and after the refinement, and its steps.
+        candidate, fitted on the first part of every record, before and after
+        its refinement, and its steps (``best_iteration``: the steps the
+        model fitted on every record whole is refined for); ``rule_base`` is
+        that final model's.
     candidate_errors_ : ndarray of shape (n_candidates,) or None
         With ``focus="simulation"``: the held-out free-run RMSE of every
         estimator fitted, in the order above (``inf`` for a run that
         diverged); with lags ``"auto"``, for every lag count in turn.
-    selection_errors_ : ndarray of shape (n_candidates, selection_blocks) or None
+    selection_errors_ : ndarray of shape (n_candidates, n_blocks) or None
         The free-run RMSE of every estimator (rows as in
-        ``candidate_errors_``) on every block of the cross-validation that
-        chose (``selection_blocks``), in time order, the last column being
+        ``candidate_errors_``), refined, on every block of the
+        cross-validation that chose (``selection_blocks``, or fewer for a
+        short record), in time order, the last column being
         ``candidate_errors_``; None without a choice or with one block.
+    selection_start_errors_ : ndarray of shape (n_candidates, n_blocks) or None
+        The same of every estimator's one-step start: the refined model is
+        kept only where it beats its start beyond the noise of the blocks,
+        as a more complex estimator must beat a simpler one.
+    fallback_ : RuleBase or None
+        With ``extrapolation="linear"``: the linear ARX model (one rule,
+        least squares on every row) a free run blends toward beyond the
+        training data; None otherwise, or when the model kept is that one.
     rule_base_ : RuleBase
         The fitted rules (of a randomts estimator), e.g.
         ``IF y(k-1) is ... AND u(k-1) is ... THEN y(k)-y(k-1) = ...``.
@@ -295,6 +341,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         output_names=None,
         input_names=None,
         random_state=None,
+        extrapolation="linear",
         progress="auto",
     ):
         self.y_lags = y_lags
@@ -310,6 +357,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.output_names = output_names
         self.input_names = input_names
         self.random_state = random_state
+        self.extrapolation = extrapolation
         self.progress = progress
 
     # ------------------------------------------------------------------ checks
@@ -391,7 +439,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             candidates = [
                 RandomTSRegressor(),
                 RandomTSRegressor.interpretable(),
-                RandomTSRegressor(n_rules=1, normalize=True),
+                RandomTSRegressor(**_ARX),
             ]
             if self.random_state is not None:
                 for candidate in candidates:
@@ -453,6 +501,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         records = self._read(u, y, fitted=False)
         structures = self._structures(records.n_inputs, records.n_outputs)
         settings = self._settings(structures)
+        check_option(self.extrapolation, "extrapolation", EXTRAPOLATION, owner=_OWNER)
         for narx in structures:
             for index, (_, Y) in enumerate(records):
                 check_steps(Y.shape[0], narx.max_lag + 1, f"y{records.label(index)}")
@@ -466,27 +515,35 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             fits, rows = fit_candidates(
                 structures, lambda: self._candidates(self.focus), records, settings, tick
             )
-        kept = fits[choose(fits)]
+        index, refined, _, _ = choose([o for i, fit in enumerate(fits) for o in fit.options(i)])
+        kept = fits[index]
         errors = np.array([fit.block_errors for fit in fits])
         self.candidate_errors_ = errors[:, -1] if simulation else None
-        self.selection_errors_ = errors if simulation and errors.shape[1] > 1 else None
-        rule_base = kept.rule_base()
+        several = simulation and errors.shape[1] > 1
+        self.selection_errors_ = errors if several else None
+        self.selection_start_errors_ = (
+            np.array([fit.start_errors for fit in fits]) if several else None
+        )
+        rows = rows[structures.index(kept.narx)]
+        estimator, rule_base = refit(kept, refined, records, rows, settings)
         if rule_base is not None:
-            kept.estimator.rule_base_ = self.rule_base_ = rule_base
-        self.simulation_fit_ = kept.simulation_fit(getattr(self, "rule_base_", None))
-        self.estimator_ = kept.estimator
+            estimator.rule_base_ = self.rule_base_ = rule_base
+        self.simulation_fit_ = kept.simulation_fit(getattr(self, "rule_base_", None), refined)
+        self.estimator_ = estimator
         self.narx_ = kept.narx
-        self.alpha_ = getattr(kept.estimator, "alpha_", None)
+        self.alpha_ = getattr(estimator, "alpha_", None)
         self.max_lag_ = kept.narx.max_lag
         self.n_inputs_ = records.n_inputs
         self.n_outputs_ = records.n_outputs
         self._y_ndim = records.y_ndim
-        X = rows[structures.index(kept.narx)].X
-        self._ranges = (X.min(axis=0), X.max(axis=0))
+        self._ranges = (rows.X.min(axis=0), rows.X.max(axis=0))
+        self.fallback_ = None
+        if self.extrapolation == "linear" and not (refined is False and _is_arx(kept.estimator)):
+            self.fallback_ = linear_fallback(kept.narx, rows)
         self._interval_scores = None
-        if kept.held_out:  # the stretches the fit never saw calibrate the intervals
+        if kept.held_out:  # calibrated by the model that never saw the held-out stretches
             self._interval_scores = residual_scores(
-                self.narx_, self.estimator_, records.take(kept.held_out)
+                self.narx_, first_part_model(kept, refined), records.take(kept.held_out)
             )
         return self
 
@@ -651,7 +708,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         ...     y[k] = 0.8 * y[k - 1] + np.tanh(u[k - 1])
         >>> model = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u, y)
         >>> predicted = model.predict(u, y)
-        >>> predicted.shape, bool(np.max(np.abs(predicted - y)) < 0.05)
+        >>> predicted.shape, bool(np.sqrt(np.mean((predicted - y) ** 2)) < 0.05)  # y spans 5.5
         ((400,), True)
         """
         records = self._read(u, y, min_steps=self.max_lag_ + 1)
@@ -739,7 +796,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     def _simulate(self, u, y_init, n_steps, *, warn):
         """The records read and their runs, ``(n_total, n_outputs)`` each."""
         records = self._read(u, y_init, y_name="y_init", min_steps=self.max_lag_)
-        runs = self.narx_.free_run(self.estimator_, records, n_steps=n_steps, ranges=self._ranges)
+        runs = self.narx_.free_run(
+            self.estimator_,
+            records,
+            n_steps=n_steps,
+            ranges=self._ranges,
+            fallback=getattr(self, "fallback_", None),
+        )
         if warn:
             self.narx_.warn(runs, self._ranges, several=records.layout != "one", stacklevel=4)
         return records, runs
@@ -847,6 +910,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                     "input_names": list(self.narx_.input_names),
                     "target": self.narx_.target,
                     "target_ndim": int(self._y_ndim),
+                    "fallback": None
+                    if getattr(self, "fallback_", None) is None
+                    else {
+                        "coef": self.fallback_.coef[0].tolist(),
+                        "intercept": self.fallback_.intercept[0].tolist(),
+                    },
                 },
             }
         )
@@ -898,4 +967,26 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         model._y_ndim = y_ndim
         ranges = estimator.rule_base_.input_range
         model._ranges = None if ranges is None else (ranges[:, 0].copy(), ranges[:, 1].copy())
+        model.fallback_ = _recorded_fallback(record.get("fallback"), narx)
         return model
+
+
+def _recorded_fallback(record, narx):
+    """The linear ARX model a saved record describes (one rule of a weighted average), or None."""
+    if record is None:
+        return None
+    try:
+        coef = np.asarray(record["coef"], dtype=float).reshape(1, narx.n_outputs, -1)
+        intercept = np.asarray(record["intercept"], dtype=float).reshape(1, narx.n_outputs)
+        n_features = coef.shape[2]
+        return narx.name_rules(
+            RuleBase(
+                np.zeros((1, n_features)),
+                np.ones((1, n_features)),
+                coef,
+                intercept,
+                normalize=True,
+            )
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the {_RECORD!r} record's fallback is damaged: {exc!r}") from None

@@ -25,17 +25,33 @@ import inspect
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import clone
 
 from randomts.core.accumulators import LeastSquaresAccumulator
-from randomts.dynamics.records import blocked_folds, earlier_blocks, split_end
-from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem
+from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
+from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem, held_out_runs
 from randomts.estimators.rules import standardise
 from randomts.fitting.local_learning import LearningStatistics, solve_learning
+from randomts.fuzzy.rulebase import RuleBase
 
-__all__ = ["CandidateFit", "LaggedRows", "Settings", "choose", "fit_candidates"]
+__all__ = [
+    "CandidateFit",
+    "LaggedRows",
+    "Settings",
+    "choose",
+    "first_part_model",
+    "fit_candidates",
+    "linear_fallback",
+    "refit",
+]
 
 # Entries of the design rows formed at once when their Gram matrices are accumulated.
 _DESIGN_ELEMENTS = 1 << 21
+# Held-out stretches run in pieces of at most this many horizons (as the refinement's).
+_RUN_STEPS = 5
+# A more complex option is kept where the mean log-ratio of its errors to the kept one's,
+# over the blocks, is below minus this many standard errors.
+_NOISE = 2.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,10 @@ class CandidateFit:
     block_errors : ndarray of shape (n_blocks,)
         The free-run RMSE on every earlier block of the cross-validation,
         then on the held-out end (NaN without refinement).
+    start_errors : ndarray of shape (n_blocks,)
+        The same of the one-step starts, before their refinement.
+    block_iterations : ndarray of int of shape (n_blocks,)
+        The refinement steps kept on every block, the held-out end last (0: the start).
     n_parameters : int
         Consequent parameters, the candidate's complexity.
     problem : SimulationProblem or None
@@ -82,22 +102,57 @@ class CandidateFit:
     n_parameters: int
     problem: SimulationProblem | None = None
     refinement: object = None
+    start_errors: np.ndarray | None = None
+    block_iterations: np.ndarray | None = None
 
-    def rule_base(self):
+    def rule_base(self, refined=True):
         """The candidate's rules with the lagged names, refined for simulation if it was.
 
-        None for a regressor that is not randomts's.
+        ``refined=False``: its one-step start. None for a regressor that is
+        not randomts's.
         """
-        if self.refinement is not None and self.refinement.best_iteration > 0:
+        if refined and self.refinement is not None and self.refinement.best_iteration > 0:
             return self.problem.rules(self.refinement.gamma, named=True)
         rule_base = getattr(self.estimator, "rule_base_", None)
         return None if rule_base is None else self.narx.name_rules(rule_base)
 
-    def simulation_fit(self, rule_base):
-        """The :class:`SimulationFit` of the refinement, with ``rule_base`` (None without one)."""
+    def options(self, index):
+        """``(index, refined, errors by block, sort key)`` of the one-step start and the refinement.
+
+        The refined model is the more complex of the two: it is kept only
+        where it beats the start beyond the noise of the blocks (and is an
+        option only where the refinement moved from the start on a block).
+        """
+        if self.refinement is None:
+            return [(index, False, self.block_errors, (self.n_parameters, 0, index))]
+        start = (index, False, self.start_errors, (self.n_parameters, 0, index))
+        if not np.any(self.block_iterations):  # the start was best on every block
+            return [start]
+        return [start, (index, True, self.block_errors, (self.n_parameters, 1, index))]
+
+    def steps(self):
+        """The refinement steps of the model fitted on every record whole.
+
+        Those kept on the held-out end, the block nearest to what follows;
+        where it kept the start, the median of those kept on the other blocks
+        where the refinement moved.
+        """
+        if self.block_iterations[-1] > 0:
+            return int(self.block_iterations[-1])
+        moved = self.block_iterations[self.block_iterations > 0]
+        return max(1, int(round(float(np.median(moved)))))
+
+    def simulation_fit(self, rule_base, refined=True):
+        """The :class:`SimulationFit` of the refinement, with ``rule_base`` (None without one).
+
+        Not ``refined`` (the start chosen): its error is the start's, its best
+        step 0.
+        """
         if self.refinement is None:
             return None
         result = self.refinement
+        if not refined:
+            return SimulationFit(rule_base, result.start_error, result.start_error, 0, 0)
         return SimulationFit(
             rule_base, result.start_error, result.error, result.iterations, result.best_iteration
         )
@@ -257,6 +312,11 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
     fits, all_rows = [], []
     simulation = settings.horizon is not None
     refine = dict(horizon=settings.horizon, max_iter=settings.max_iter)
+    n_blocks = 1
+    if simulation:  # as many blocks for every structure: as the largest lag allows
+        deepest = max(structures, key=lambda narx: narx.max_lag)
+        first, _ = split_end(records, settings.validation_fraction, deepest.max_lag)
+        n_blocks = blocks_allowed(first, settings.selection_blocks, deepest.max_lag)
     for narx in structures:
         rows = LaggedRows(narx, records)
         all_rows.append(rows)
@@ -265,8 +325,8 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
         held_out, folds = [], []
         if simulation:
             fitted, held_out = split_end(records, settings.validation_fraction, narx.max_lag)
-            if len(structures) * len(estimators) > 1 and settings.selection_blocks > 1:
-                folds = earlier_blocks(records, fitted, settings.selection_blocks, narx.max_lag)
+            if len(structures) * len(estimators) > 1 and n_blocks > 1:
+                folds = earlier_blocks(records, fitted, n_blocks, narx.max_lag)
         X, Y = rows.of(fitted)
         for estimator in estimators:
             _one_step(estimator, X, Y, settings.n_folds)
@@ -283,7 +343,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
             problem = _problem(estimator, narx, X)
             starts, train, held = [problem.gamma0], [fitted], [held_out]
             if folds:  # the folds refined side by side with the fit on the first part
-                touched = rows.blocks_touched(fitted, settings.selection_blocks)
+                touched = rows.blocks_touched(fitted, n_blocks)
                 starts = _fold_starts(estimator, problem, rows, touched, len(folds)) + starts
                 train = [fold for fold, _ in folds] + train
                 held = [block for _, block in folds] + held
@@ -294,57 +354,124 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
                 alpha=estimator.alpha_,
                 **refine,
             )
-            errors = [result.error for result in results]
-            result = results[-1]
             fits.append(
-                CandidateFit(estimator, narx, held_out, np.array(errors), size, problem, result)
+                CandidateFit(
+                    estimator,
+                    narx,
+                    held_out,
+                    np.array([result.error for result in results]),
+                    size,
+                    problem,
+                    results[-1],
+                    np.array([result.start_error for result in results]),
+                    np.array([result.best_iteration for result in results]),
+                )
             )
             if progress is not None:
                 progress(described)
     return fits, all_rows
 
 
-def choose(fits):
-    """The index of the candidate kept: a more complex one only where it wins beyond the noise.
+def refit(fit, refined, records, rows, settings):
+    """The kept candidate fitted again on every record whole, as the choice chose.
 
-    Every candidate has its free-run RMSE on every held-out block. From the
-    candidate of fewest consequent parameters on, in that order, the next
-    one replaces the candidate kept if it is better block by block beyond
-    the noise: the mean over the blocks of the logarithm of the ratio of
-    their errors (every block counts alike, an easy one as much as a hard
-    one) is below minus its standard error. With one block, the least error
-    on it.
-
-    Parameters
-    ----------
-    fits : list of CandidateFit
-        Read: ``block_errors`` and ``n_parameters``.
+    Its regressor's one-step fit on every row and, if the refined model was
+    chosen (``refined``), refined for simulation over every record (nothing
+    held out) for as many steps as :meth:`CandidateFit.steps`. If that model's
+    free run over the held-out ends (seen now) is not finite, the candidate
+    fitted on the first part is kept instead.
 
     Returns
     -------
-    int
+    estimator : regressor
+        The regressor fitted on every row.
+    rule_base : RuleBase or None
+        Its rules with the lagged names, refined if the candidate was.
+    """
+    if fit.refinement is None:  # fitted on every row already (focus="prediction")
+        return fit.estimator, fit.rule_base()
+    estimator = clone(fit.estimator)
+    _one_step(estimator, rows.X, rows.Y, settings.n_folds)
+    if not refined:
+        return estimator, fit.narx.name_rules(estimator.rule_base_)
+    problem = _problem(estimator, fit.narx, rows.X)
+    whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
+    gamma = problem.refine(
+        problem.gamma0,
+        records.take(whole),
+        [],
+        alpha=estimator.alpha_,
+        horizon=settings.horizon,
+        max_iter=fit.steps(),
+    ).gamma
+    runs = held_out_runs(fit.narx, records.take(fit.held_out), _RUN_STEPS * settings.horizon)
+    if not np.isfinite(problem.held_out_error(gamma, runs)):
+        return fit.estimator, fit.rule_base(refined)
+    return estimator, problem.rules(gamma, named=True)
+
+
+def first_part_model(fit, refined):
+    """The kept option as fitted on the first part of every record: what predicts the held-out ends.
+
+    The regressor fitted there, or, refined, a model whose ``predict`` is the
+    refined rules' (no rule base is built for it).
+    """
+    if not refined:
+        return fit.estimator
+    return _Refined(fit.problem, fit.refinement.gamma)
+
+
+class _Refined:
+    """``predict(X)`` of a problem's rules with consequents ``gamma``, in the data's units."""
+
+    def __init__(self, problem, gamma):
+        self.problem, self.gamma = problem, gamma
+
+    def predict(self, X):
+        return self.problem.design(X) @ self.gamma
+
+
+def choose(options):
+    """The option kept: a more complex one only where it wins beyond the noise.
+
+    Every option (a candidate's one-step start, or its refinement) has its
+    free-run RMSE on every held-out block. From the simplest option on (the
+    least sort key: fewest consequent parameters, the start before its
+    refinement), in that order, the next one replaces the option kept if it
+    is better block by block beyond the noise: the mean over the blocks of
+    the logarithm of the ratio of their errors (every block counts alike,
+    an easy one as much as a hard one) is below minus its standard error.
+    With one block, the least error on it.
+
+    Parameters
+    ----------
+    options : list of (object, object, ndarray, tuple)
+        ``(index, refined, errors by block, sort key)``, as
+        :meth:`CandidateFit.options` gives them.
+
+    Returns
+    -------
+    The option kept.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from types import SimpleNamespace
-    >>> def fit(errors, n_rules):
-    ...     return SimpleNamespace(n_parameters=3 * n_rules, block_errors=np.array(errors))
+    >>> def option(name, errors, size):
+    ...     return (name, True, np.array(errors), (size,))
     >>> simple = [0.66, 0.44, 0.40, 0.29, 0.93]
-    >>> choose([fit([e / 2 for e in simple], 10), fit(simple, 1)])  # better on every block
-    0
-    >>> choose([fit([0.69, 0.85, 0.44, 0.84, 0.30], 10), fit(simple, 1)])  # lucky on one
-    1
+    >>> choose([option("rules", [e / 2 for e in simple], 30), option("linear", simple, 3)])[0]
+    'rules'
+    >>> choose([option("rules", [0.69, 0.85, 0.44, 0.84, 0.30], 30), option("linear", simple, 3)])[0]
+    'linear'
     """
-    if len(fits) == 1:
-        return 0
-    errors = np.array([fit.block_errors for fit in fits], dtype=float)
+    if len(options) == 1:
+        return options[0]
+    errors = np.array([option[2] for option in options], dtype=float)
     errors = np.where(np.isnan(errors), np.inf, errors)
     if errors.shape[1] == 1:
-        return int(np.argmin(errors[:, 0]))
+        return options[int(np.argmin(errors[:, 0]))]
     logs = np.log(np.maximum(errors, np.finfo(float).tiny))
-    size = [fit.n_parameters for fit in fits]
-    order = sorted(range(len(fits)), key=lambda i: (size[i], i))
+    order = sorted(range(len(options)), key=lambda i: options[i][3])
     kept = order[0]
     for index in order[1:]:
         if not np.all(np.isfinite(logs[index])):
@@ -353,6 +480,38 @@ def choose(fits):
             kept = index
             continue
         ratio = logs[index] - logs[kept]
-        if ratio.mean() < -ratio.std(ddof=1) / np.sqrt(ratio.size):
+        if ratio.mean() < -_NOISE * ratio.std(ddof=1) / np.sqrt(ratio.size):
             kept = index
-    return kept
+    return options[kept]
+
+
+def linear_fallback(narx, rows):
+    """The linear ARX model of the lagged rows by least squares, as a rule base of one rule.
+
+    One rule of a weighted average fires fully everywhere: its consequent is
+    the model, ``Y ~ X A^T + b`` fitted by the fitting engine (the minimum-norm
+    least squares of ``[X 1]``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts.dynamics.narx import NARX
+    >>> from randomts.dynamics.records import read_records
+    >>> y = 0.5 ** np.arange(10.0)
+    >>> rules = linear_fallback(NARX(1), LaggedRows(NARX(1), read_records(y=y)))
+    >>> rules.coef.round(6).tolist(), rules.input_names
+    ([[[0.5]]], ('y(k-1)',))
+    """
+    n_rows, n_features = rows.X.shape
+    engine = LeastSquaresAccumulator(n_features + 1, rows.Y.shape[1])
+    engine.update(np.hstack([rows.X, np.ones((n_rows, 1))]), rows.Y)
+    gamma = engine.solve()
+    return RuleBase(
+        np.zeros((1, n_features)),
+        np.ones((1, n_features)),
+        gamma[:n_features].T[None],
+        gamma[n_features][None],
+        normalize=True,
+        input_names=narx.regressor_names,
+        output_names=narx.target_names,
+    )
