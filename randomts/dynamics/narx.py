@@ -376,13 +376,16 @@ class NARX:
             ]
         return np.stack(blocks, axis=2)
 
-    def predictor(self, model):
+    def predictor(self, model, *, fallback=None, ranges=None):
         """``X -> y(k)``: the model's predictions of the regressor rows, as outputs.
 
         A RuleBase, or a fitted randomts estimator's rule base, runs the
         inference kernel directly (the numbers of its ``predict``, without the
         per-call input checks); any other object runs through its
-        ``predict``. With increments, ``y(k-1)`` is added back.
+        ``predict``. With increments, ``y(k-1)`` is added back. With a
+        ``fallback`` model (and the training ``ranges`` of the regressors),
+        rows beyond those ranges blend toward the fallback's predictions as
+        in :meth:`simulate`.
 
         Examples
         --------
@@ -393,14 +396,21 @@ class NARX:
         array([[3.]])
         """
         predict = _predictor(model, self.n_outputs)
-        if self.target == "output":
+        if self.target == "increment":
+            previous = self.previous_output_columns  # once, not at every step of a free run
+            increment = predict
+
+            def predict(X):
+                return X[:, previous] + increment(X)
+
+        if fallback is None:
             return predict
-        previous = self.previous_output_columns  # once, not at every step of a free run
-
-        def outputs(X):
-            return X[:, previous] + predict(X)
-
-        return outputs
+        if ranges is None:
+            raise ValueError(
+                "A fallback takes over beyond the training ranges; this model records none: "
+                "give ranges=(low, high)."
+            )
+        return _guarded(predict, self.predictor(fallback), ranges)
 
     # ----------------------------------------------------------------- API
     def regressors(self, u=None, y=None):
@@ -503,6 +513,55 @@ class NARX:
         predicted = self.predictor(model)(X)
         sizes = np.cumsum([Y.shape[0] - self.max_lag for _, Y in records])[:-1]
         return records.shaped(np.split(predicted, sizes))
+
+    def predict_ahead(self, model, u=None, y=None, *, steps=1, fallback=None, ranges=None):
+        """``steps``-step-ahead predictions: every ``y(k)`` from the outputs measured ``steps`` before.
+
+        The prediction of ``y(k)`` runs the model freely from the measured
+        outputs up to ``y(k - steps)`` (and the inputs up to ``u(k)``, as in
+        a free run): ``steps=1`` is :meth:`predict_one_step`; as ``steps``
+        grows it becomes the free run of :meth:`simulate`. All the runs of a
+        record advance side by side.
+
+        Parameters
+        ----------
+        model
+            As in :meth:`simulate`.
+        u, y
+            Measured records, as in :meth:`regressors`.
+        steps : int, default=1
+            How far ahead, ``>= 1``.
+        fallback, ranges
+            As in :meth:`free_run` (the ranges default to the model's own).
+
+        Returns
+        -------
+        ndarray of shape (n_steps - max_lag - steps + 1, n_outputs), or a list or stack of them
+            Predictions of ``y[max_lag + steps - 1:]`` of every record, laid out as ``y``.
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> halves = RuleBase(centers=[[0.0]], sigmas=[[1e9]], coef=[[[0.5]]])  # y(k) = y(k-1) / 2
+        >>> NARX(y_lags=1).predict_ahead(halves, y=[8.0, 0.0, 8.0, 0.0], steps=2).round(6)
+        array([2., 0.])
+        """
+        steps = check_int(steps, "steps", low=1)
+        records = self.read(u, y, min_steps=self.max_lag + steps)
+        if ranges is None:
+            ranges = _training_ranges(model)
+        predict = self.predictor(model, fallback=fallback, ranges=ranges)
+        lag, results = self.max_lag, []
+        for U, Y in records:
+            starts = np.arange(Y.shape[0] - lag - steps + 1)
+            window = np.arange(lag)[None, :] + starts[:, None]
+            Y0 = Y[window]
+            U_runs = None
+            if U is not None:
+                U_runs = U[np.arange(lag + steps)[None, :] + starts[:, None]]
+            outputs = self.run(predict, Y0, U_runs, steps)[0]
+            results.append(outputs[:, -1])
+        return records.shaped(results)
 
     def simulate(self, model, u=None, y_init=None, *, n_steps=None, fallback=None):
         """Free run: from initial outputs, feed the model's own outputs back.
@@ -609,14 +668,7 @@ class NARX:
             )
         if ranges is None:
             ranges = _training_ranges(model)
-        predict = self.predictor(model)
-        if fallback is not None:
-            if ranges is None:
-                raise ValueError(
-                    "A fallback takes over beyond the training ranges; this model records none: "
-                    "give ranges=(low, high)."
-                )
-            predict = _guarded(predict, self.predictor(fallback), ranges)
+        predict = self.predictor(model, fallback=fallback, ranges=ranges)
         groups = {}  # records of one length run side by side
         for index, (U, Y) in enumerate(records):
             n_init = Y.shape[0]

@@ -582,19 +582,22 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             return split_quantile(self._interval_scores[0], coverage)
         return horizon_quantiles(self._interval_scores[1], coverage)
 
-    def predict_interval(self, u=None, y=None, coverage=0.9):
-        """One-step-ahead prediction intervals: split conformal on held-out one-step residuals.
+    def predict_interval(self, u=None, y=None, coverage=0.9, *, steps_ahead=1):
+        """Prediction intervals ``steps_ahead`` steps ahead: split conformal on held-out residuals.
 
         The prediction of :meth:`predict` plus or minus the
-        ``ceil(coverage (n + 1))``-th smallest of the ``n`` one-step
-        residuals kept (:meth:`conformalize`), per output. For exchangeable
-        rows this covers with probability at least ``coverage``; the rows of
-        a time series are not exchangeable, so the coverage is what the
-        benchmarks measure (``benchmarks/RESULTS.md``), not a guarantee.
+        ``ceil(coverage (n + 1))``-th smallest of the ``n`` held-out residuals
+        kept (:meth:`conformalize`), per output: the one-step residuals, or,
+        ``steps_ahead`` ahead, those of the held-out free runs at that
+        horizon (the width of :meth:`simulate_interval` there). For
+        exchangeable rows this covers with probability at least
+        ``coverage``; the rows of a time series are not exchangeable, so the
+        coverage is what the benchmarks measure (``benchmarks/RESULTS.md``),
+        not a guarantee.
 
         Parameters
         ----------
-        u, y
+        u, y, steps_ahead
             As in :meth:`predict`.
         coverage : float in (0, 1), default=0.9
             Target coverage.
@@ -602,7 +605,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         Returns
         -------
         lower, upper : ndarray shaped like :meth:`predict`'s result (or lists)
-            The first ``max_lag_`` rows are the measured outputs (no width).
+            The rows without a prediction are the measured outputs (no width).
 
         Examples
         --------
@@ -618,9 +621,14 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> bool(0.8 < inside.mean() < 0.97)
         True
         """
-        q = self._quantile("predict_interval", coverage)
-        predicted = self.predict(u, y)
-        return band(predicted, q, self.max_lag_)
+        steps = check_int(steps_ahead, "steps_ahead", low=1, owner=_OWNER)
+        if steps == 1:
+            q = self._quantile("predict_interval", coverage)
+        else:
+            by_horizon = self._quantile("simulate_interval", coverage)
+            q = by_horizon[min(steps, by_horizon.shape[0]) - 1]
+        predicted = self.predict(u, y, steps_ahead=steps)
+        return band(predicted, q, self.max_lag_ + steps - 1)
 
     def simulate_interval(self, u=None, y_init=None, coverage=0.9, *, n_steps=None):
         """Free-run bands that widen with the horizon: held-out free-run quantiles.
@@ -683,20 +691,25 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return self.narx_.regressors(self._read(u, y, min_steps=self.max_lag_ + 1))
 
     # ----------------------------------------------------------------- predict
-    def predict(self, u=None, y=None):
-        """One-step-ahead prediction: every ``y(k)`` from the measured past.
+    def predict(self, u=None, y=None, *, steps_ahead=1):
+        """Prediction ``steps_ahead`` steps ahead: every ``y(k)`` from the outputs measured before.
 
         Parameters
         ----------
         u, y
             As in :meth:`fit`: the measured inputs and outputs.
+        steps_ahead : int, default=1
+            How far ahead: ``y(k)`` is predicted from the measured outputs up
+            to ``y(k - steps_ahead)`` (and the inputs up to ``u(k)``), the
+            model running freely over the steps between
+            (:meth:`randomts.dynamics.narx.NARX.predict_ahead`). 1: one step
+            ahead; the longer, the nearer a free run (:meth:`simulate`).
 
         Returns
         -------
         ndarray shaped like ``y``, or a list of them for several records
-            Row ``k >= max_lag_`` is the prediction of ``y[k]`` from the
-            measured ``y`` and ``u`` before it (and ``u[k]`` with input lag
-            0); the first ``max_lag_`` rows, which have no past, are the
+            Row ``k >= max_lag_ + steps_ahead - 1`` is the prediction of
+            ``y[k]``; the rows before, which have no such past, are the
             measured outputs.
 
         Examples
@@ -710,13 +723,27 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> predicted = model.predict(u, y)
         >>> predicted.shape, bool(np.sqrt(np.mean((predicted - y) ** 2)) < 0.05)  # y spans 5.5
         ((400,), True)
+        >>> ahead = model.predict(u, y, steps_ahead=10)
+        >>> bool(np.sqrt(np.mean((ahead - y) ** 2)) < 0.1)
+        True
         """
-        records = self._read(u, y, min_steps=self.max_lag_ + 1)
-        predicted = self.narx_.predict_one_step(self.estimator_, records.listed())
+        steps = check_int(steps_ahead, "steps_ahead", low=1, owner=_OWNER)
+        records = self._read(u, y, min_steps=self.max_lag_ + steps)
+        if steps == 1:
+            predicted = self.narx_.predict_one_step(self.estimator_, records.listed())
+        else:
+            predicted = self.narx_.predict_ahead(
+                self.estimator_,
+                records.listed(),
+                steps=steps,
+                fallback=getattr(self, "fallback_", None),
+                ranges=self._ranges,
+            )
         outputs = []
-        for (_, Y), one_step in zip(records, predicted, strict=True):
+        first = self.max_lag_ + steps - 1
+        for (_, Y), ahead in zip(records, predicted, strict=True):
             out = Y.copy()
-            out[self.max_lag_ :] = one_step
+            out[first:] = ahead
             outputs.append(out)
         return records.shaped(outputs)
 
