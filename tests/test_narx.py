@@ -353,21 +353,20 @@ def test_linearize_an_increment_model_adds_the_identity_on_the_previous_outputs(
     np.testing.assert_allclose(A_many, np.broadcast_to(expected_A, (3, 2, 4)), atol=1e-12)
 
 
-def test_a_fallback_takes_over_where_the_run_leaves_the_training_ranges():
+def test_a_fallback_takes_over_a_run_far_beyond_the_training_ranges():
     """Increments 0 (the model) and 1 (the fallback); y(k-1) trained within [0, 10]."""
     holds = RuleBase(centers=[[5.0]], sigmas=[[1e9]], normalize=True)  # f = 0
     climbs = RuleBase(centers=[[5.0]], sigmas=[[1e9]], intercept=[[1.0]], normalize=True)
+    falls = RuleBase(centers=[[5.0]], sigmas=[[1e9]], intercept=[[-1.0]], normalize=True)
     narx = NARX(y_lags=1, target="increment")
     ranges = (np.array([0.0]), np.array([10.0]))
-    inside = narx.free_run(holds, y_init=[8.0], n_steps=5, ranges=ranges, fallback=climbs)[0]
-    np.testing.assert_array_equal(inside[:, 0], 8.0)  # exact: the model's increments are 0
-    run = narx.free_run(holds, y_init=[12.0], n_steps=40, ranges=ranges, fallback=climbs)[0][:, 0]
-    # t = (d - 0.1) / 0.4 with d = (y - 10) / 10 the distance past the range, in spans
-    expected = [12.0]
-    for _ in range(40):
-        t = min(max(((expected[-1] - 10.0) / 10.0 - 0.1) / 0.4, 0.0), 1.0)
-        expected.append(expected[-1] + t)
-    np.testing.assert_allclose(run, expected, rtol=1e-12)
-    assert run[-1] - run[-2] == pytest.approx(1.0)  # half a span past: the fallback's alone
+    inside = narx.free_run(climbs, y_init=[8.0], n_steps=20, ranges=ranges, fallback=holds)[0]
+    # the model climbs 1 a step; at y(k-1) = 15, half a span past 10, the fallback holds
+    np.testing.assert_array_equal(inside[:, 0], [8.0 + min(k, 7) for k in range(21)])
+    near = narx.free_run(holds, y_init=[14.0], n_steps=5, ranges=ranges, fallback=falls)[0]
+    np.testing.assert_array_equal(near[:, 0], 14.0)  # 0.4 of a span past: the model's
+    # once switched, the run stays with the fallback, back inside the data too
+    back = narx.free_run(holds, y_init=[16.0], n_steps=10, ranges=ranges, fallback=falls)[0]
+    np.testing.assert_array_equal(back[:, 0], 16.0 - np.arange(11))
     with pytest.raises(ValueError, match="give ranges"):
         narx.free_run(holds, y_init=[8.0], n_steps=2, fallback=climbs)

@@ -59,7 +59,7 @@ __all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags"]
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
 
-#: How far beyond its training ranges (in spans) a free run's step is the fallback's alone.
+#: How far beyond its training ranges (in spans) a free run switches to a fallback model.
 FALLBACK_SPAN = 0.5
 
 _OWNER = "this NARX structure"
@@ -376,16 +376,13 @@ class NARX:
             ]
         return np.stack(blocks, axis=2)
 
-    def predictor(self, model, *, fallback=None, ranges=None):
+    def predictor(self, model):
         """``X -> y(k)``: the model's predictions of the regressor rows, as outputs.
 
         A RuleBase, or a fitted randomts estimator's rule base, runs the
         inference kernel directly (the numbers of its ``predict``, without the
         per-call input checks); any other object runs through its
-        ``predict``. With increments, ``y(k-1)`` is added back. With a
-        ``fallback`` model (and the training ``ranges`` of the regressors),
-        rows beyond those ranges blend toward the fallback's predictions as
-        in :meth:`simulate`.
+        ``predict``. With increments, ``y(k-1)`` is added back.
 
         Examples
         --------
@@ -403,14 +400,7 @@ class NARX:
             def predict(X):
                 return X[:, previous] + increment(X)
 
-        if fallback is None:
-            return predict
-        if ranges is None:
-            raise ValueError(
-                "A fallback takes over beyond the training ranges; this model records none: "
-                "give ranges=(low, high)."
-            )
-        return _guarded(predict, self.predictor(fallback), ranges)
+        return predict
 
     # ----------------------------------------------------------------- API
     def regressors(self, u=None, y=None):
@@ -550,7 +540,8 @@ class NARX:
         records = self.read(u, y, min_steps=self.max_lag + steps)
         if ranges is None:
             ranges = _training_ranges(model)
-        predict = self.predictor(model, fallback=fallback, ranges=ranges)
+        predict = self.predictor(model)
+        fallback = None if fallback is None else self.predictor(fallback)
         lag, results = self.max_lag, []
         for U, Y in records:
             starts = np.arange(Y.shape[0] - lag - steps + 1)
@@ -559,7 +550,7 @@ class NARX:
             U_runs = None
             if U is not None:
                 U_runs = U[np.arange(lag + steps)[None, :] + starts[:, None]]
-            outputs = self.run(predict, Y0, U_runs, steps)[0]
+            outputs = self.run(predict, Y0, U_runs, steps, ranges, fallback)[0]
             results.append(outputs[:, -1])
         return records.shaped(results)
 
@@ -593,13 +584,11 @@ class NARX:
             when ``u`` is given; required otherwise.
         fallback : model, optional
             A model of the same regressors (e.g. a linear ARX) that takes
-            over where a run leaves the training data: at a step whose
-            regressors lie a distance ``d`` (in spans of their training
-            ranges, the farthest column) beyond them, the output is ``(1 -
-            t) f + t g``, ``f`` the model's, ``g`` the fallback's, ``t``
-            rising linearly from 0 at
-            :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` to 1 at
-            :data:`FALLBACK_SPAN`. Inside the data the run is the model's.
+            over a run far beyond the training data: from the first step
+            whose regressors lie more than :data:`FALLBACK_SPAN` of a span
+            beyond their training ranges (the farthest column), the rest of
+            that record's run is the fallback's. A run that stays nearer the
+            data is the model's alone.
 
         Returns
         -------
@@ -668,7 +657,8 @@ class NARX:
             )
         if ranges is None:
             ranges = _training_ranges(model)
-        predict = self.predictor(model, fallback=fallback, ranges=ranges)
+        predict = self.predictor(model)
+        fallback = None if fallback is None else self.predictor(fallback)
         groups = {}  # records of one length run side by side
         for index, (U, Y) in enumerate(records):
             n_init = Y.shape[0]
@@ -686,7 +676,7 @@ class NARX:
             U = None
             if records[members[0]][0] is not None:
                 U = np.stack([records[i][0][shift:] for i in members])
-            out, divergence, left, column = self.run(predict, Y0, U, steps, ranges)
+            out, divergence, left, column = self.run(predict, Y0, U, steps, ranges, fallback)
             for j, i in enumerate(members):
                 runs[i] = SimulatedOutputs(
                     np.concatenate([records[i][1][:shift], out[j]]),
@@ -698,20 +688,23 @@ class NARX:
                 )
         return runs
 
-    def run(self, predict, Y0, U, n_steps, ranges=None):
+    def run(self, predict, Y0, U, n_steps, ranges=None, fallback=None):
         """The free run of stacked records (the core of :meth:`free_run`, on checked arrays).
 
         Parameters
         ----------
         predict : callable
             ``X -> y(k)`` of shape ``(n_records, n_outputs)`` (the outputs,
-            increments already added back).
+            increments already added back; :meth:`predictor`).
         Y0 : ndarray of shape (n_records, max_lag, n_outputs)
             The initial outputs.
         U : ndarray of shape (n_records, max_lag + n_steps, n_inputs) or None
         n_steps : int
         ranges : (ndarray, ndarray), optional
             Training ranges of the regressors.
+        fallback : callable, optional
+            ``X -> y(k)`` of the fallback model, which runs a record from its
+            first step beyond :data:`FALLBACK_SPAN` on (needs ``ranges``).
 
         Returns
         -------
@@ -734,13 +727,19 @@ class NARX:
         divergence = np.full(n_records, -1, dtype=np.int64)
         extrapolation = np.full(n_records, -1, dtype=np.int64)
         column = np.full(n_records, -1, dtype=np.int64)
+        if fallback is not None and ranges is None:
+            raise ValueError(
+                "A fallback takes over beyond the training ranges; this model records none: "
+                "give ranges=(low, high)."
+            )
+        state = (active, divergence, extrapolation, column, np.zeros(n_records, dtype=bool))
         with one_blas_thread():  # one small predict a step: BLAS threads only spin
-            self._steps(predict, out, U, ranges, (active, divergence, extrapolation, column))
+            self._steps(predict, out, U, ranges, state, fallback)
         return out, divergence, extrapolation, column
 
-    def _steps(self, predict, out, U, ranges, state):
+    def _steps(self, predict, out, U, ranges, state, fallback):
         """The steps of :meth:`run`, filling ``out`` and the per-record ``state`` in place."""
-        active, divergence, extrapolation, column = state
+        active, divergence, extrapolation, column, fallen = state
         n_records, n_total = out.shape[:2]
         everyone = True
         for k in range(self.max_lag, n_total):
@@ -757,11 +756,20 @@ class NARX:
                 if new.any():
                     extrapolation[which[new]] = k
                     column[which[new]] = np.argmax(beyond[new], axis=1)
+            which = np.arange(n_records) if rows is None else rows
+            if fallback is not None:  # far beyond the data: the fallback, for good
+                far = np.abs(span_distance(X, *ranges)).max(axis=1) >= FALLBACK_SPAN
+                fallen[which[far]] = True
             with np.errstate(over="ignore", invalid="ignore"):  # a divergence, reported below
-                if everyone:
-                    out[:, k] = predict(X)
+                if fallback is not None and fallen[which].any():
+                    mine = fallen[which]
+                    values = np.empty((X.shape[0], self.n_outputs))
+                    values[mine] = fallback(X[mine])
+                    if not mine.all():
+                        values[~mine] = predict(X[~mine])
                 else:
-                    out[rows, k] = predict(X)
+                    values = predict(X)
+                out[which, k] = values
             finite = np.isfinite(out[:, k]).all(axis=1)
             if not finite[active].all():
                 divergence[active & ~finite] = k
@@ -862,27 +870,6 @@ class NARX:
             A[..., np.arange(self.n_outputs), self.previous_output_columns] += 1.0
             local = local._replace(A=A)
         return local
-
-
-def _guarded(predict, fallback, ranges):
-    """``predict`` where the regressors lie in their training ranges, ``fallback`` far beyond.
-
-    Blended by ``t = (d - EXTRAPOLATION_MARGIN) / (FALLBACK_SPAN - EXTRAPOLATION_MARGIN)``
-    clipped to ``[0, 1]``, ``d`` the row's farthest distance beyond its ranges in spans.
-    """
-    low, high = ranges
-    width = FALLBACK_SPAN - EXTRAPOLATION_MARGIN
-
-    def guarded(X):
-        out = predict(X)
-        distance = np.abs(span_distance(X, low, high)).max(axis=1)
-        beyond = np.flatnonzero(distance > EXTRAPOLATION_MARGIN)
-        if beyond.size:
-            weight = np.minimum((distance[beyond] - EXTRAPOLATION_MARGIN) / width, 1.0)[:, None]
-            out[beyond] = (1.0 - weight) * out[beyond] + weight * fallback(X[beyond])
-        return out
-
-    return guarded
 
 
 def _training_ranges(model):

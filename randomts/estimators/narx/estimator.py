@@ -231,18 +231,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         When not None, the ``random_state`` of the estimator (the rules drawn).
     extrapolation : {"linear", "model"}, default="linear"
-        What a free run does where it leaves the training data.
-        ``"linear"``: it blends toward a linear ARX model of the same lags,
-        fitted by least squares on every row (``fallback_``), from 10 % of a
-        span beyond the training ranges of the regressors to
-        :data:`~randomts.dynamics.narx.FALLBACK_SPAN` (half a span), where the
-        ARX model alone runs (:meth:`NARX.simulate
-        <randomts.dynamics.narx.NARX.simulate>`'s ``fallback``). A rule
-        base says little about where it has no data, and the blocks that
-        choose the model cannot see there; a linear model extrapolates a
-        trend or a level. ``"model"``: the model's own extrapolation (a
-        weighted sum holds its output, a weighted average follows the
-        nearest rule's line). Inside the data the two are the same run.
+        What a free run does far beyond the training data. ``"linear"``:
+        from its first step more than
+        :data:`~randomts.dynamics.narx.FALLBACK_SPAN` (half a span) beyond
+        the training ranges of the regressors, the run continues with a
+        linear ARX model of the same lags fitted by least squares on every
+        row (``fallback_``; :meth:`NARX.simulate
+        <randomts.dynamics.narx.NARX.simulate>`'s ``fallback``). A rule base
+        says little where it has no data (a weighted average follows its
+        nearest rule's line, which may be unstable there), and the blocks
+        that choose the model cannot see there. ``"model"``: the model's
+        own extrapolation. A run nearer the data is the same either way.
     progress : {"auto", True, False}, default="auto"
         A progress bar of :meth:`fit` on stderr, one tick per candidate fitted
         (with the ``progress`` extra, tqdm; without it a counter). ``"auto"``:
@@ -278,8 +277,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         as a more complex estimator must beat a simpler one.
     fallback_ : RuleBase or None
         With ``extrapolation="linear"``: the linear ARX model (one rule,
-        least squares on every row) a free run blends toward beyond the
-        training data; None otherwise, or when the model kept is that one.
+        least squares on every row) a free run continues with far beyond
+        the training data; None otherwise, or when the model kept is that one.
     rule_base_ : RuleBase
         The fitted rules (of a randomts estimator), e.g.
         ``IF y(k-1) is ... AND u(k-1) is ... THEN y(k)-y(k-1) = ...``.
