@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.utils.validation import validate_data
@@ -23,7 +22,6 @@ __all__ = [
     "constant_columns",
     "positions_text",
     "validate_numeric_data",
-    "warn_constant_columns",
 ]
 
 
@@ -462,65 +460,6 @@ def constant_columns(X):
     return np.flatnonzero(np.all(X == X[:1], axis=0))
 
 
-def warn_constant_columns(owner, X, names=None, *, stacklevel=2):
-    """Warn (:class:`~randomts.exceptions.ConstantInputWarning`) about the constant columns of ``X``.
-
-    Parameters
-    ----------
-    owner : str
-        The estimator being fitted, for the message.
-    X : ndarray of shape (n_samples, n_features)
-        The training inputs, as numbers.
-    names : sequence of str, optional
-        The columns' names (a DataFrame's); by default they are named by
-        position and by the name the rules give them (``x1``, ``x2``, ...).
-    stacklevel : int, default=2
-        As for :func:`warnings.warn`.
-
-    Returns
-    -------
-    ndarray of int
-        The positions of the constant columns.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     _ = warn_constant_columns("RandomTSRegressor", X, ["speed", "gear"])
-    >>> print(caught[0].message)
-    Input 'gear' of RandomTSRegressor is 1 in every one of the 3 training rows: the model cannot learn its effect, so no rule tests it and no equation uses it (predictions do not depend on it; predict warns where it takes another value). Leave it out, or fit on rows where it varies.
-    """
-    from randomts.exceptions import ConstantInputWarning
-
-    constant = constant_columns(X)
-    if constant.size == 0:
-        return constant
-    shown = [
-        (repr(str(names[k])) if names is not None else f"x{k + 1} (column {k})", X[0, k])
-        for k in constant
-    ]
-    if len(shown) == 1:
-        label, value = shown[0]
-        message = (
-            f"Input {label} of {owner} is {value:.6g} in every one of the {X.shape[0]} "
-            "training rows: the model cannot learn its effect, so no rule tests it and no "
-            "equation uses it (predictions do not depend on it; predict warns where it takes "
-            "another value). Leave it out, or fit on rows where it varies."
-        )
-    else:
-        listed = ", ".join(f"{label} is {value:.6g}" for label, value in shown)
-        message = (
-            f"Inputs of {owner} are constant in every one of the {X.shape[0]} training rows "
-            f"({listed}): the model cannot learn their effect, so no rule tests them and no "
-            "equation uses them (predictions do not depend on them; predict warns where one "
-            "takes another value). Leave them out, or fit on rows where they vary."
-        )
-    warnings.warn(message, ConstantInputWarning, stacklevel=stacklevel + 1)
-    return constant
-
-
 _X_HINT = (
     "Encode text inputs as numbers (e.g. scikit-learn's OneHotEncoder or OrdinalEncoder in a "
     "pipeline) or drop them."
@@ -528,9 +467,7 @@ _X_HINT = (
 _Y_HINT = "A regressor's targets are numbers; for class labels use RandomTSClassifier."
 
 
-def validate_numeric_data(
-    estimator, X, y="no_validation", *, numeric_y=True, warn_constant=True, **kwargs
-):
+def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **kwargs):
     """scikit-learn's ``validate_data``, after refusing by name what is not a finite number.
 
     Before scikit-learn's checks, each column of ``X`` (by name for a
@@ -542,10 +479,6 @@ def validate_numeric_data(
     (a :class:`ValueError` naming the first rows, by position from 0).
     Booleans are numbers, 0 and 1. With ``numeric_y``, targets written as
     text that are all numbers are read as numbers, as ``X`` is.
-
-    A fit (``reset=True``, the default, with ``y`` given) warns with
-    :class:`~randomts.exceptions.ConstantInputWarning` about columns of ``X``
-    that hold one value in every row, unless ``warn_constant`` is false.
 
     Examples
     --------
@@ -569,8 +502,4 @@ def validate_numeric_data(
         values = _check_input(y, "y", owner, _Y_HINT)
         if values is not None and values.dtype.kind in "US":  # numbers written as text
             y = values.astype(np.float64)
-    result = validate_data(estimator, X, y, **kwargs)
-    if warn_constant and has_y and kwargs.get("reset", True):
-        names = getattr(estimator, "feature_names_in_", None)
-        warn_constant_columns(owner, result[0], names, stacklevel=3)
-    return result
+    return validate_data(estimator, X, y, **kwargs)

@@ -59,7 +59,8 @@ def test_text_inputs_are_one_hot_and_recorded_for_predict(tmp_path, capsys, shop
     assert code == 0, err
     # the identifier and the dates are left out of the default inputs, saying why
     assert "left out of the inputs: column 'store' of" in err and "an identifier" in err
-    assert "left out of the inputs: column 'opened'" in err
+    assert "left out of the inputs: column 'opened' of" in err
+    assert "holds dates, e.g. '2001-01-01', not numbers" in err
     assert (
         "one-hot encoded text: ShelveLoc as ShelveLoc_Bad, ShelveLoc_Good, ShelveLoc_Medium; "
         "Urban as Urban_Yes" in err
@@ -105,6 +106,8 @@ def test_a_named_identifier_or_a_column_of_text_and_numbers_is_refused(tmp_path,
     assert code == 1 and err.count("\n") == 1
     assert "column 'store' of" in err and "300 different values in 300 rows" in err
     assert "it cannot be an input" in err
+    code, _, err = run(capsys, *argv, "--input", "Price", "--input", "opened")
+    assert code == 1 and "column 'opened' of" in err and "holds dates" in err
     mixed = tmp_path / "mixed.csv"
     mixed.write_text("a,y\n1,2\nlow,3\n3,4\n")
     code, _, err = run(capsys, "fit", mixed, "--target", "y", "--cv", 0, "-o", tmp_path / "m.json")

@@ -237,6 +237,9 @@ def test_a_constant_input_is_named_untested_and_has_no_effect():
     assert model.score(frame, y) > 0.99
     with pytest.warns(ConstantInputWarning, match=r"x3 \(column 2\)"):
         RandomTSRegressor(n_rules=10, random_state=0).fit(frame.to_numpy(), y)
+    with pytest.warns(ConstantInputWarning, match=r"^Input 'gear' of RandomTSClassifier is 0.1"):
+        classifier = RandomTSClassifier(n_rules=10, random_state=0).fit(frame, y > 0)
+    assert "# no rule tests gear (it was 0.1 in every row)" in classifier.rule_base_.to_text()
 
 
 @pytest.mark.parametrize("settings", [{}, {"standardize": False}, {"refine": 3}, {"alpha": 1e-3}])

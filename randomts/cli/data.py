@@ -159,20 +159,16 @@ class Table:
         )
         return self.take(~gone)
 
-    def _line_text(self, line):
-        from randomts.io._base import read_text
-
-        text = read_text(self.path).split("\n")
-        return text[line - 1] if 0 < line <= len(text) else None
-
     def not_a_number(self, name, row, problem="not a number"):
         """The FormatError for the cell of column ``name`` in ``row``, quoting its line."""
+        from randomts.io.csv_data import line_text
+
         line = int(self.lines[row])
         cell = self.column(name)[row]
         return FormatError(
             f"column {name!r} holds {cell[:40]!r}, {problem}",
             line=line,
-            text=self._line_text(line),
+            text=line_text(self.path, line),
             source=self.path,
         )
 
@@ -205,6 +201,15 @@ class Table:
         return True
 
 
+def _dates(cells):
+    """Whether every cell is an ISO 8601 date or time (``2001-01-31``, ``2001-01-31T12:00``)."""
+    try:
+        np.array(cells, dtype="datetime64")
+    except ValueError:
+        return False
+    return True
+
+
 def encode_inputs(table, columns, *, chosen, notes=None):
     """The inputs of ``fit``: ``(X, names, text_inputs)``, text columns one-hot.
 
@@ -222,6 +227,16 @@ def encode_inputs(table, columns, *, chosen, notes=None):
             names.append(column)
             continue
         cells = table.column(column)
+        if _dates(cells):
+            what = (
+                f"column {column!r} of {table.path} holds dates, e.g. {str(cells[0])!r}, not "
+                "numbers; a column of numbers made of them (days since the first, say) can be "
+                "an input"
+            )
+            if chosen:
+                raise ValueError(what + ".")
+            note(notes, f"left out of the inputs: {what}")
+            continue
         levels = sorted(set(cells.tolist()))
         if len(levels) > _MAX_LEVELS_AT_ANY_SIZE and 2 * len(levels) > table.n_rows:
             what = (

@@ -185,8 +185,8 @@ def add_fit(commands):
 
 def handle_fit(args):
     """Run ``randomts fit`` on the parsed ``args``; the text to print."""
-    from randomts._validation import warn_constant_columns
     from randomts.cli.data import Table, encode_inputs, rows_digest
+    from randomts.estimators.checks import warn_constant_inputs
 
     check_output(args.output, args.format)
     targets = list(dict.fromkeys(args.target))
@@ -224,7 +224,7 @@ def handle_fit(args):
     _check_memory(args, X, len(targets) if Y is not None else (1 if classes == 2 else classes))
     flush_notes(notes)
     with reported_warnings():  # the constant inputs, by the CSV's names
-        warn_constant_columns("the model", X, names)
+        warn_constant_inputs("the model", X, names)
     if task == "classify":
         return _fit_classifier(args, X, labels, names, targets[0], record)
     return _fit_regressor(args, X, Y, names, targets, record)

@@ -164,25 +164,32 @@ def _data(rule_base, args, notes):
     second in sorted order and ``-1`` for the first; else one 0/1 column per
     class).
     """
-    from randomts.cli.data import model_inputs
 
     metadata = getattr(rule_base, "metadata", {})
     target = metadata.get("target") if metadata.get("classes") else None
     outputs = [] if not args.check else [target] if target else list(rule_base.output_names)
-    X, table, _ = model_inputs(
-        args.data,
-        rule_base,
-        delimiter=args.delimiter,
-        missing=args.missing,
-        extra=outputs,
-        extra_what="target column" if target else "output column(s)",
-        notes=notes,
-    )
+    X, table = _inputs_and_outputs(args.data, rule_base, args, outputs, bool(target), notes)
     if not args.check:
         return X, None
     if target:
         return X, _class_scores(table, target, metadata["classes"])
     return X, np.column_stack([table.numbers(name) for name in outputs])
+
+
+def _inputs_and_outputs(path, rule_base, args, outputs, classifier, notes):
+    """``(X, table)`` of the CSV file ``path``: the model's inputs, and ``outputs`` in ``table``."""
+    from randomts.cli.data import model_inputs
+
+    X, table, _ = model_inputs(
+        path,
+        rule_base,
+        delimiter=args.delimiter,
+        missing=args.missing,
+        extra=outputs,
+        extra_what="target column" if classifier else "output column(s)",
+        notes=notes,
+    )
+    return X, table
 
 
 def _class_scores(table, target, classes):
@@ -316,7 +323,6 @@ def handle_predict(args):
 
 def _calibrate(model, args, notes):
     """Give ``model`` the split-conformal scores of ``--calibration``, if given."""
-    from randomts.cli.data import model_inputs
 
     if not hasattr(model, "conformalize"):
         raise ValueError(
@@ -329,15 +335,7 @@ def _calibrate(model, args, notes):
     classifier = hasattr(model, "classes_")
     target = str(rule_base.metadata.get("target", "class"))
     outputs = [target] if classifier else list(rule_base.output_names)
-    X, table, _ = model_inputs(
-        args.calibration,
-        rule_base,
-        delimiter=args.delimiter,
-        missing=args.missing,
-        extra=outputs,
-        extra_what="target column" if classifier else "output column(s)",
-        notes=notes,
-    )
+    X, table = _inputs_and_outputs(args.calibration, rule_base, args, outputs, classifier, notes)
     _refuse_training_rows(table, rule_base.metadata, args)
     if classifier:
         y = table.column(target)

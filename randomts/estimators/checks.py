@@ -13,11 +13,23 @@ import warnings
 import numpy as np
 
 from randomts._threads import effective_n_jobs
-from randomts._validation import check_int, check_int_option, check_option, check_pair, check_real
+from randomts._validation import (
+    check_int,
+    check_int_option,
+    check_option,
+    check_pair,
+    check_real,
+    constant_columns,
+)
 from randomts.core.accumulators import check_factor_memory
 from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.core.solvers import SOLVERS
-from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.exceptions import (
+    ConstantInputWarning,
+    ExtrapolationWarning,
+    RandomTSWarning,
+    UnderdeterminedWarning,
+)
 from randomts.fitting.local_learning import LEARNING, check_local_weight
 from randomts.fitting.protocol import check_alpha
 
@@ -34,6 +46,7 @@ __all__ = [
     "n_unknowns",
     "output_names",
     "warn_if_extrapolating",
+    "warn_constant_inputs",
     "warn_if_far_offset",
     "warn_if_underdetermined",
     "weakest_log_firing",
@@ -299,6 +312,67 @@ def warn_if_underdetermined(model, rule_base, U, Y):
         UnderdeterminedWarning,
         stacklevel=3,
     )
+
+
+def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
+    """Warn (:class:`~randomts.exceptions.ConstantInputWarning`) about the constant columns of ``X``.
+
+    ``fit`` and the first ``partial_fit`` call it, where the model leaves
+    such inputs out (:func:`randomts.estimators.rules.untested_constant_inputs`).
+
+    Parameters
+    ----------
+    owner : str
+        The estimator being fitted, for the message.
+    X : ndarray of shape (n_samples, n_features)
+        The training inputs, as numbers.
+    names : sequence of str, optional
+        The columns' names (a DataFrame's); by default they are named by
+        position and by the name the rules give them (``x1``, ``x2``, ...).
+    stacklevel : int, default=2
+        As for :func:`warnings.warn`.
+
+    Returns
+    -------
+    ndarray of int
+        The positions of the constant columns.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = warn_constant_inputs("RandomTSRegressor", X, ["speed", "gear"])
+    >>> print(caught[0].message)
+    Input 'gear' of RandomTSRegressor is 1 in every one of the 3 training rows: the model cannot learn its effect, so no rule tests it and no equation uses it (predictions do not depend on it; predict warns where it takes another value). Leave it out, or fit on rows where it varies.
+    """
+    constant = constant_columns(X)
+    if constant.size == 0:
+        return constant
+    shown = [
+        (repr(str(names[k])) if names is not None else f"x{k + 1} (column {k})", X[0, k])
+        for k in constant
+    ]
+    if len(shown) == 1:
+        label, value = shown[0]
+        message = (
+            f"Input {label} of {owner} is {value:.6g} in every one of the {X.shape[0]} "
+            "training rows: the model cannot learn its effect, so no rule tests it and no "
+            "equation uses it (predictions do not depend on it; predict warns where it takes "
+            "another value). Leave it out, or fit on rows where it varies."
+        )
+    else:
+        listed = ", ".join(f"{label} is {value:.6g}" for label, value in shown)
+        message = (
+            f"Inputs of {owner} are constant in every one of the {X.shape[0]} training rows "
+            f"({listed}): the model cannot learn their effect, so no rule tests them and no "
+            "equation uses them (predictions do not depend on them; predict warns where one "
+            "takes another value). Leave them out, or fit on rows where they vary."
+        )
+    warnings.warn(message, ConstantInputWarning, stacklevel=stacklevel + 1)
+    return constant
 
 
 def weakest_log_firing(antecedents, U):

@@ -294,6 +294,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             )
         targets = _indicator_targets(indices, classes.size)
         regressor = self._regressor(X.shape[1])
+        regressor._fitted_for = (type(self).__name__, getattr(self, "feature_names_in_", None))
         try:
             regressor.fit(X, targets)
         except (TypeError, ValueError) as exc:

@@ -539,6 +539,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _draw_antecedents(self, X, Y, output_names):
         """Standardise ``X`` if asked and draw the antecedents; returns ``(U, antecedents)``."""
         self.n_outputs_ = Y.shape[1]
+        # an estimator that fits this one names the inputs as its user knows them
+        owner, names = getattr(self, "_fitted_for", (type(self).__name__, None))
+        names = names if names is not None else getattr(self, "feature_names_in_", None)
+        checks.warn_constant_inputs(owner, X, names, stacklevel=4)
         U, self._scaling = standardise(X) if self.standardize else (X, None)
         return U, self.draw_antecedents(U, self.n_outputs_, output_names=output_names)
 

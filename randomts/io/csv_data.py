@@ -28,6 +28,7 @@ __all__ = [
     "read_csv",
     "read_csv_text",
     "read_csv_cells",
+    "line_text",
     "format_csv",
     "write_csv",
     "select_columns",
@@ -135,12 +136,8 @@ def read_csv_cells(path, *, delimiter=",", columns=None):
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The file.
-    delimiter : str, default=","
-        The one character between cells.
-    columns : sequence of str, optional
-        Read only these columns, in this order; by default every column.
+    path, delimiter, columns
+        As for :func:`read_csv_text`.
 
     Returns
     -------
@@ -160,6 +157,21 @@ def read_csv_cells(path, *, delimiter=",", columns=None):
     ([['1.5', 'red'], ['', 'blue']], [2, 4])
     """
     return _read(path, delimiter, columns, numeric=None)
+
+
+def line_text(path, number):
+    """The text of line ``number`` (from 1) of the file ``path``, for an error message; or None.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.csv")
+    >>> _ = open(path, "w").write("x,y\\n1,2\\n")
+    >>> line_text(path, 2), line_text(path, 9)
+    ('1,2', None)
+    """
+    lines = read_text(path).split("\n")
+    return lines[number - 1] if 0 < number <= len(lines) else None
 
 
 def _read(path, delimiter, columns, numeric):
