@@ -107,7 +107,7 @@ def main(argv=None):
     args = None
     try:
         args = build_parser().parse_args(argv)
-        with blas_threads(args):
+        with blas_threads():
             output = args.handler(args)
     except _UsageError as exc:
         print(exc, file=sys.stderr)

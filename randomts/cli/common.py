@@ -173,16 +173,18 @@ def reported_warnings(ignore=None):
 
 
 @contextlib.contextmanager
-def blas_threads(args):
+def blas_threads():
     """Run a command with BLAS on one thread, and give the setting back after it.
 
     The command owns its process, so it may set what randomts as a library
     leaves alone. Its matrices are small for BLAS (a fit's factor has a few
     hundred to a few thousand columns; ``predict`` works row by row), so
     more threads gain little on an idle machine and lose much on a busy one,
-    where BLAS threads spin waiting for cores that other processes hold:
-    ``randomts demo`` took four times as long with two threads as with one
-    on the shared 2-core machine (see ``docs/reproduction.rst``).
+    where BLAS threads spin waiting for cores that other processes hold: the
+    demo's experiment took 5.8 times as long with OpenBLAS's two threads as
+    with one, in paired runs on the loaded 2-core machine (see
+    ``docs/reproduction.rst``). One thread also makes the command's results
+    independent of the environment's thread setting.
     """
     from threadpoolctl import threadpool_limits
 
