@@ -261,7 +261,8 @@ def test_fewer_rows_than_unknowns_warns_at_the_defaults_naming_both():
         RandomTSRegressor(random_state=0).fit(X, y)
     message = str(caught[0].message)
     assert message.startswith(
-        "RandomTSRegressor fits 1700 unknowns per output (100 rules of 17) to 3 rows"
+        "RandomTSRegressor fits 1700 unknowns per output (100 rules) to 3 rows, 17 per rule: "
+        "no more rows than a linear model in the 16 inputs has coefficients (17)"
     )
     found = []
     for seed in range(3):  # 5 rows: on some data the fit reproduces the targets, on some not

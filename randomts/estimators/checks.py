@@ -273,7 +273,7 @@ def warn_if_underdetermined(model, rule_base, U, Y):
         return
     fits = (
         f"{type(model).__name__} fits {unknowns} unknowns per output ({rule_base.n_rules} "
-        f"rules of {unknowns // rule_base.n_rules}) to {n_samples} rows"
+        f"rules) to {n_samples} rows"
     )
     most = (n_samples - 1) // (unknowns // rule_base.n_rules)
     fewer = (
@@ -294,7 +294,8 @@ def warn_if_underdetermined(model, rule_base, U, Y):
         remedy = ""
     elif n_samples <= n_features + 1:
         why = (
-            f": no more rows than a linear model in the {n_features} inputs has coefficients "
+            f", {unknowns // rule_base.n_rules} per rule: no more rows than a linear model in "
+            f"the {n_features} inputs has coefficients "
             f"({n_features + 1}), so no penalty can tell the inputs' effects apart."
         )
     else:
@@ -303,7 +304,8 @@ def warn_if_underdetermined(model, rule_base, U, Y):
         if not np.any((spread > 0) & (residual <= INTERPOLATION_TOLERANCE * spread)):
             return
         why = (
-            ": the fit reproduces the training targets (to within "
+            f", {unknowns // rule_base.n_rules} per rule: the fit reproduces the training "
+            "targets (to within "
             f"{INTERPOLATION_TOLERANCE:g} of their standard deviation), noise included, so "
             "its training error says nothing about new rows."
         )
@@ -330,7 +332,7 @@ def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
         The columns' names (a DataFrame's); by default they are named by
         position and by the name the rules give them (``x1``, ``x2``, ...).
     stacklevel : int, default=2
-        As for :func:`warnings.warn`.
+        As for ``warnings.warn``.
 
     Returns
     -------
