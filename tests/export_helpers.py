@@ -30,6 +30,15 @@ NO_COMPILER = "no C compiler (cc, gcc or clang) on the PATH"
 FLAGS = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-O2"]
 
 
+def gcc_or_clang():
+    """Whether COMPILER is GCC or Clang (whose warnings the tests know), from its --version."""
+    if COMPILER is None:
+        return False
+    result = subprocess.run([COMPILER, "--version"], capture_output=True, text=True)
+    text = result.stdout.lower()
+    return "free software foundation" in text or "clang" in text
+
+
 def compile_c(source, folder, name, *extra):
     """Build ``source`` into the program ``folder/name``; its path and the compiler's messages."""
     path = os.path.join(folder, f"{name}.c")

@@ -18,6 +18,7 @@ from export_helpers import (
     assert_close,
     compile_c,
     csv,
+    gcc_or_clang,
     labels_of,
     models,
     run_program,
@@ -70,11 +71,7 @@ def test_the_c_program_predicts_as_randomts(programs, index):
 
 
 @needs_compiler
-@pytest.mark.skipif(
-    COMPILER is not None
-    and not any(k in os.path.basename(os.path.realpath(COMPILER)) for k in ("gcc", "clang", "cc")),
-    reason="warnings are checked with GCC and Clang only",
-)
+@pytest.mark.skipif(not gcc_or_clang(), reason="warnings are checked with GCC and Clang only")
 def test_the_c_compiles_without_a_warning(programs):
     """-std=c99 -pedantic -Wall -Wextra: every model's file, program and functions alike."""
     for name, (_, messages) in programs.items():
