@@ -473,9 +473,13 @@ def test_a_run_driven_far_beyond_the_data_is_the_linear_fallbacks():
         warnings.simplefilter("ignore", ExtrapolationWarning)
         run = model.simulate(far, y[:1])
         alone = model.narx_.simulate(model.fallback_, far, y[:1])
-        own = NARXRegressor(
-            1, 1, estimator=RandomTSRegressor(n_rules=20), random_state=0, extrapolation="model"
-        ).fit(u, y).simulate(far, y[:1])
+        own = (
+            NARXRegressor(
+                1, 1, estimator=RandomTSRegressor(n_rules=20), random_state=0, extrapolation="model"
+            )
+            .fit(u, y)
+            .simulate(far, y[:1])
+        )
     np.testing.assert_allclose(run, alone, rtol=1e-12)
     # the weighted sum holds its level out there; the linear model follows its input
     assert abs(own[-1] - run[-1]) > 1.0

@@ -395,3 +395,35 @@ def test_a_refinement_is_kept_only_where_it_beats_its_start_beyond_the_noise():
     assert fit.steps() == 2  # the end kept the start: the median where the others moved
     fit.block_iterations = np.zeros(5, dtype=int)  # the start was best on every block
     assert [option[1] for option in fit.options(0)] == [False]
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("order", [0, 1])
+@pytest.mark.parametrize("target", ["increment", "output"])
+def test_the_compiled_steps_are_the_numpy_steps(normalize, order, target, monkeypatch):
+    """Two implementations of one step: the compiled loop and NumPy's, to rounding."""
+    compiled = pytest.importorskip("randomts.dynamics._runs")
+    from randomts.dynamics import _steps, simulation_fit
+
+    rng = np.random.default_rng(7)
+    narx = NARX(y_lags=(1, 3), u_lags=(0, 2), output_names=("a", "b"), target=target)
+    n_features = len(narx.regressor_names)
+    rules = RuleBase(
+        rng.normal(size=(6, n_features)),
+        rng.uniform(0.8, 2.0, size=(6, n_features)),
+        0.1 * rng.normal(size=(6, 2, n_features)) if order else None,
+        0.1 * rng.normal(size=(6, 2)),
+        normalize=normalize,
+    )
+    problem = SimulationProblem(narx, rules, np.zeros(n_features), np.ones(n_features), order)
+    Y, U = rng.normal(size=(5, 3 + 20, 2)), rng.normal(size=(5, 3 + 20, 1))
+    gammas = problem.gamma0[None] + 0.01 * rng.normal(size=(2,) + problem.gamma0.shape)
+    owner = np.array([0, 1, 1, 0, 1])
+    results = {}
+    for name, steps in (("compiled", compiled.run_steps), ("numpy", _steps.run_steps)):
+        monkeypatch.setattr(simulation_fit, "run_steps", steps)
+        results[name] = problem.run(gammas, Y, U, 20, True, owner=owner)
+    (out_c, S_c), (out_n, S_n) = results["compiled"], results["numpy"]
+    # sums in another order: rounding of a few ulps, grown along 20 steps of feedback
+    np.testing.assert_allclose(out_c, out_n, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(S_c, S_n, rtol=1e-8, atol=1e-10 * np.abs(S_n).max())

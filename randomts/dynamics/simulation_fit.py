@@ -49,7 +49,12 @@ from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_real
 from randomts.core.design import design_matrix, split_coefficients, stack_coefficients
 from randomts.core.membership import firing_strengths
-from randomts.dynamics._runs import run_steps
+from randomts.dynamics import _steps
+
+try:
+    from randomts.dynamics._runs import run_steps
+except ImportError:  # installed without a C compiler: the same steps in NumPy
+    run_steps = _steps.run_steps
 from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = [

@@ -294,6 +294,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             )
         targets = _indicator_targets(indices, classes.size)
         regressor = self._regressor(X.shape[1])
+        regressor._fitted_for = (type(self).__name__, getattr(self, "feature_names_in_", None))
         try:
             regressor.fit(X, targets)
         except (TypeError, ValueError) as exc:
@@ -632,6 +633,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "regressor_")
         coverage = check_coverage(coverage, owner="predict_set")
         X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
+        checks.warn_if_extrapolating(self.regressor_, X, method="predict_set", margin=0.0)
         scores = current_scores(self, "predict_set")
         raw = self.regressor_.rule_base_.predict(X, n_jobs=self.regressor_.n_jobs)
         return prediction_sets(scores, X, raw, self.temperature_, coverage)

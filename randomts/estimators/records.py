@@ -40,6 +40,7 @@ __all__ = [
     "restore_fitted_state",
     "set_fitted_rule_base",
     "set_given_rule_base",
+    "without_untested_slopes",
 ]
 
 #: Metadata key of the record that makes a saved rule base load as a fitted estimator.
@@ -85,6 +86,33 @@ def fit_metadata(model, n_samples):
     return metadata
 
 
+def without_untested_slopes(rule_base, low, high):
+    """``rule_base`` with no slope on an input whose training range ``[low, high]`` is one value.
+
+    Such an input is constant in the training rows, so its slopes are not
+    learned (with ``alpha="auto"`` they come from the prior, a linear fit that
+    splits the constant between them and the intercepts): each moves into its
+    rule's constant (``intercept += slope * value``), which leaves every
+    training prediction as it was and the predictions elsewhere independent
+    of the input.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0, 2.0]], sigmas=[[1.0, 1.0]], coef=[[[1.0, 3.0]]])
+    >>> flat = without_untested_slopes(rb, np.array([-1.0, 2.0]), np.array([1.0, 2.0]))
+    >>> flat.coef.tolist(), flat.intercept.tolist()
+    ([[[1.0, 0.0]]], [[6.0]])
+    """
+    constant = np.flatnonzero(low[: rule_base.n_features] == high[: rule_base.n_features])
+    if constant.size == 0 or not np.any(rule_base.coef[:, :, constant]):
+        return rule_base
+    coef = rule_base.coef.copy()
+    intercept = rule_base.intercept + coef[:, :, constant] @ low[constant]
+    coef[:, :, constant] = 0.0
+    return rule_base.replace(coef=coef, intercept=intercept)
+
+
 def set_fitted_rule_base(model, rule_base, n_samples):
     """Store a fitted rule base as ``model.rule_base_``, in the data's units, with its provenance.
 
@@ -120,6 +148,7 @@ def set_fitted_rule_base(model, rule_base, n_samples):
             "input_range": np.column_stack([low[:n_features], high[:n_features]]),
             "output_range": np.column_stack([low[n_features:], high[n_features:]]),
         }
+        rule_base = without_untested_slopes(rule_base, low, high)
     model.rule_base_ = rule_base.replace(metadata=metadata, **ranges)
 
 

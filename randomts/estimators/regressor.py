@@ -381,8 +381,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         U, antecedents = self._draw_antecedents(X, Y, output_names)
         if self.refine > 0:
             antecedents = refine_rules(self, antecedents, U, Y)
-        if not self._auto_alpha():
-            checks.warn_if_underdetermined(self, antecedents, U.shape[0])
         rule_base = fit_consequents(
             antecedents,
             U,
@@ -395,6 +393,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             folds=folds,
             n_jobs=self.n_jobs,
         )
+        checks.warn_if_underdetermined(self, rule_base, U, Y)
         self.alpha_ = rule_base.metadata["alpha"] if self._auto_alpha() else float(self.alpha)
         self.local_weight_ = rule_base.metadata.get("local_weight")
         self._stream = None
@@ -540,6 +539,10 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     def _draw_antecedents(self, X, Y, output_names):
         """Standardise ``X`` if asked and draw the antecedents; returns ``(U, antecedents)``."""
         self.n_outputs_ = Y.shape[1]
+        # an estimator that fits this one names the inputs as its user knows them
+        owner, names = getattr(self, "_fitted_for", (type(self).__name__, None))
+        names = names if names is not None else getattr(self, "feature_names_in_", None)
+        checks.warn_constant_inputs(owner, X, names, stacklevel=4)
         U, self._scaling = standardise(X) if self.standardize else (X, None)
         return U, self.draw_antecedents(U, self.n_outputs_, output_names=output_names)
 
@@ -852,7 +855,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         check_is_fitted(self, "rule_base_")
         coverage = check_coverage(coverage, owner="predict_interval")
         X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        checks.warn_if_extrapolating(self, X)
+        checks.warn_if_extrapolating(self, X, method="predict_interval", margin=0.0)
         return self._interval(X, coverage)
 
     def _interval(self, X, coverage):

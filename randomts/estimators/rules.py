@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from randomts.core.membership import UNTESTED_WIDTH
 from randomts.core.sampling import check_random_state, default_width_range
 from randomts.estimators.records import fit_scaling
 from randomts.fitting.leave_one_out import leave_one_out_alpha
@@ -19,26 +20,68 @@ from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
 from randomts.fuzzy.rulebase import RuleBase
 from randomts.importance import prune
 
-__all__ = ["MIN_REFINE_SAMPLES", "draw_rules", "prune_rules", "refine_rules", "standardise"]
+__all__ = [
+    "MIN_REFINE_SAMPLES",
+    "draw_rules",
+    "prune_rules",
+    "refine_rules",
+    "standardise",
+    "untested_constant_inputs",
+]
 
 #: Fewest training rows that ``refine > 0`` accepts (a fifth of them held out).
 MIN_REFINE_SAMPLES = 5
 
 
 def standardise(X):
-    """``(U, (mean, scale))``: ``U = (X - mean) / scale`` per feature, a scale of 0 taken as 1.
+    """``(U, (mean, scale))``: ``U = (X - mean) / scale`` per feature.
+
+    A column that holds one value in every row gets that value as its mean
+    and a scale of 1 (its ``U`` is 0), not the rounding error of its
+    standard deviation.
 
     Examples
     --------
     >>> import numpy as np
-    >>> U, (mean, scale) = standardise(np.array([[1.0, 5.0], [3.0, 5.0]]))
+    >>> U, (mean, scale) = standardise(np.array([[1.0, 0.1], [3.0, 0.1]]))
     >>> U.tolist(), mean.tolist(), scale.tolist()
-    ([[-1.0, 0.0], [1.0, 0.0]], [2.0, 5.0], [1.0, 1.0])
+    ([[-1.0, 0.0], [1.0, 0.0]], [2.0, 0.1], [1.0, 1.0])
     """
     mean = X.mean(axis=0)
     scale = X.std(axis=0)
-    scale[scale == 0] = 1.0
+    constant = np.all(X == X[:1], axis=0)
+    mean[constant] = X[0, constant]
+    scale[constant | (scale == 0)] = 1.0
     return (X - mean) / scale, (mean, scale)
+
+
+def untested_constant_inputs(antecedents, U):
+    """``antecedents`` with every input that is constant over the rows of ``U`` left untested.
+
+    The model cannot learn the effect of an input that held one value in
+    every training row: each rule's set on it is centred on that value and
+    holds every value (:data:`~randomts.core.membership.UNTESTED_WIDTH`), so
+    no rule tests it, and its slopes, whose design columns are then 0, fit
+    to 0. With fewer than two rows nothing is constant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> U = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> rules = untested_constant_inputs(RuleBase.random(2, n_rules=2, random_state=0), U)
+    >>> rules.centers[:, 1].tolist(), rules.sigmas[:, 1].tolist()
+    ([1.0, 1.0], [1e+300, 1e+300])
+    """
+    if U.shape[0] < 2:
+        return antecedents
+    low, high = np.asarray(U.min(axis=0)), np.asarray(U.max(axis=0))  # also for a dask array
+    constant = np.flatnonzero(low == high)
+    if constant.size == 0:
+        return antecedents
+    centers, sigmas = antecedents.centers.copy(), antecedents.sigmas.copy()
+    centers[:, constant] = low[constant]
+    sigmas[:, constant] = UNTESTED_WIDTH
+    return antecedents.replace(centers=centers, sigmas=sigmas)
 
 
 def draw_rules(model, U, n_outputs=1, output_names=None):
@@ -83,7 +126,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
         centers, sigmas = kmeans_antecedents(
             U, model.n_rules, random_state=check_random_state(model.random_state)
         )
-        return RuleBase(
+        rules = RuleBase(
             centers,
             sigmas,
             n_outputs=n_outputs,
@@ -91,7 +134,8 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
             input_names=input_names,
             output_names=output_names,
         )
-    return RuleBase.random(
+        return untested_constant_inputs(rules, U)
+    rules = RuleBase.random(
         n_features,
         n_outputs,
         model.n_rules,
@@ -105,6 +149,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
         data=U,
         random_state=check_random_state(model.random_state),
     )
+    return untested_constant_inputs(rules, U)
 
 
 def refine_rules(model, antecedents, U, Y):
@@ -147,7 +192,7 @@ def refine_rules(model, antecedents, U, Y):
         alpha=alpha,
         random_state=check_random_state(model.random_state),
     )
-    return refined.replace(metadata=antecedents.metadata)
+    return untested_constant_inputs(refined.replace(metadata=antecedents.metadata), U)
 
 
 def prune_rules(model, k, X, Y):

@@ -1,0 +1,101 @@
+"""The steps of free runs of a NARX rule base, in NumPy: what ``_runs`` compiles.
+
+:func:`run_steps` does the arithmetic of the compiled kernel
+``randomts.dynamics._runs`` (see it for the arguments), vectorised over the
+segments instead of looped; :mod:`randomts.dynamics.simulation_fit` runs it when
+the kernel was not built. The two agree to rounding (the order of some sums
+differs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["run_steps"]
+
+
+def run_steps(
+    Y,
+    Zu,
+    centers,
+    inverse_variances,
+    mean,
+    scale,
+    state_lags,
+    state_outputs,
+    previous,
+    gammas,
+    owner,
+    lag,
+    horizon,
+    normalize,
+    order,
+    S,
+    sensitivities,
+    *scratch,
+):
+    """Run every segment of ``Y`` ``horizon`` steps from its first ``lag`` outputs, in place.
+
+    The arguments of ``randomts.dynamics._runs.run_steps`` (its scratch
+    arrays are not used).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Y = np.ones((1, 3, 1))  # y(k) = 0.5 y(k-1): one rule of a weighted average
+    >>> run_steps(Y, np.empty((1, 2, 0)), np.zeros((1, 1)), np.ones((1, 1)), np.zeros(1),
+    ...           np.ones(1), np.array([1]), np.array([0]), np.array([], dtype=int),
+    ...           np.array([[[0.5], [0.0]]]), np.array([0]), 1, 2, True, 1, None, False)
+    >>> Y.ravel().tolist()
+    [1.0, 0.5, 0.25]
+    """
+    n_segments, _, n_outputs = Y.shape
+    n_rules, n_features = centers.shape
+    ns = state_lags.size
+    q = gammas.shape[1]
+    rows_gamma = gammas[owner]  # (n, q, m)
+    p = n_features + 1 if order == 1 else 1
+    blocks = rows_gamma.reshape(n_segments, n_rules, p, n_outputs)
+    Z = np.empty((n_segments, n_features + 1))
+    Z[:, n_features] = 1.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+        for k in range(lag, lag + horizon):
+            step = k - lag
+            xs = Y[:, k - state_lags, state_outputs]  # (n, n_state)
+            Z[:, :ns] = (xs - mean) / scale
+            Z[:, ns:n_features] = Zu[:, step]
+            difference = Z[:, None, :n_features] - centers[None]  # (n, rules, features)
+            log_w = -0.5 * np.einsum("nrd,rd->nr", difference * difference, inverse_variances)
+            if normalize:
+                top = log_w.max(axis=1, keepdims=True)
+                top[~np.isfinite(top)] = 0.0
+                w = np.exp(log_w - top)
+                w /= w.sum(axis=1, keepdims=True)
+            else:
+                w = np.exp(log_w)
+            if order == 1:
+                K = (w[:, :, None] * Z[:, None, :]).reshape(n_segments, n_rules * p)
+            else:
+                K = w
+            f = np.einsum("nq,nqm->nm", K, rows_gamma)
+            Y[:, k] = f if previous.size == 0 else f + xs[:, previous]
+            if not sensitivities:
+                continue
+            if order == 1:
+                rule_outputs = np.einsum("nd,nrdm->nrm", Z, blocks)
+            else:
+                rule_outputs = blocks[:, :, 0, :]
+            if normalize:
+                rule_outputs = rule_outputs - f[:, None, :]
+            derivative = -difference[:, :, :ns] * inverse_variances[:, :ns]  # d log w / d z
+            J = np.einsum("nr,nrm,nrd->nmd", w, rule_outputs, derivative)
+            if order == 1:
+                J += np.einsum("nr,nrdm->nmd", w, blocks[:, :, :ns, :])
+            J /= scale
+            dX = S[:, k - state_lags, state_outputs]  # (n, n_state, params)
+            dY = np.matmul(J, dX)
+            for m in range(n_outputs):
+                dY[:, m, m * q : (m + 1) * q] += K
+            if previous.size:
+                dY += dX[:, previous]
+            S[:, k] = dY
