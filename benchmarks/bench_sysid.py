@@ -162,6 +162,11 @@ def fit_seeds(u, y, seeds):
     return fitted
 
 
+def kept_lags(fitted):
+    """The lag counts ``(n_y, n_u)`` of the models kept."""
+    return {(len(model.narx_.y_lags), len(model.narx_.u_lags)) for model, _, _ in fitted}
+
+
 def row(name, values, unit="", digits=4):
     values = np.asarray(values, dtype=float)
     if values.size == 1:
@@ -183,16 +188,15 @@ def cascaded_tanks(folder, seeds):
         dropped.append(rmse(run[5:], yv[5:]))
     row("NARXRegressor, all 1024 samples (V)", full)
     row("NARXRegressor, the first 5 dropped (V)", dropped)
-    ny, nu = len(fitted[0][0].narx_.y_lags), len(fitted[0][0].narx_.u_lags)
-    run = arx_run(ny, nu, ue, ye, uv, ye[: max(ny, nu)])
-    row(f"linear ARX lags {ny}, {nu}, all 1024 / first 5 dropped (V)", [rmse(run, yv)])
-    row(f"linear ARX lags {ny}, {nu}, first 5 dropped (V)", [rmse(run[5:], yv[5:])])
     n = aic_lags(ue, ye)
-    run = arx_run(n, n, ue, ye, uv, ye[:n])
-    row(f"linear ARX lags {n}, {n} (AIC), all 1024 (V)", [rmse(run, yv)])
-    frols = frols_run(ny, nu, ue, ye, uv, ye[: max(ny, nu)], n_terms=10)
-    if frols is not None:
-        row(f"FROLS degree 2, 10 terms, lags {ny}, {nu} (V)", [rmse(frols, yv)])
+    for ny, nu in sorted(kept_lags(fitted) | {(n, n)}):
+        run = arx_run(ny, nu, ue, ye, uv, ye[: max(ny, nu)])
+        aic = " (AIC)" if (ny, nu) == (n, n) else ""
+        row(f"linear ARX lags {ny}, {nu}{aic}, all 1024 (V)", [rmse(run, yv)])
+        row(f"linear ARX lags {ny}, {nu}{aic}, the first 5 dropped (V)", [rmse(run[5:], yv[5:])])
+        frols = frols_run(ny, nu, ue, ye, uv, ye[: max(ny, nu)], n_terms=10)
+        if frols is not None:
+            row(f"FROLS degree 2, 10 terms, lags {ny}, {nu} (V)", [rmse(frols, yv)])
 
 
 def silverbox(folder, seeds):
@@ -215,13 +219,11 @@ def silverbox(folder, seeds):
             run = np.asarray(quiet_run(model, u_test, y_test[:window]))
             scores.append(1e3 * rmse(run[window:stop], y_test[window:stop]))
         row(f"NARXRegressor, {name} (mV)", scores)
-    ny, nu = len(fitted[0][0].narx_.y_lags), len(fitted[0][0].narx_.u_lags)
-    for name, (u_test, y_test, stop) in tests.items():
-        run = arx_run(ny, nu, u_fit, y_fit, u_test, y_test[:window])
-        row(
-            f"linear ARX lags {ny}, {nu}, {name} (mV)",
-            [1e3 * rmse(run[window:stop], y_test[window:stop])],
-        )
+    for ny, nu in sorted(kept_lags(fitted)):
+        for name, (u_test, y_test, stop) in tests.items():
+            run = arx_run(ny, nu, u_fit, y_fit, u_test, y_test[:window])
+            error = 1e3 * rmse(run[window:stop], y_test[window:stop])
+            row(f"linear ARX lags {ny}, {nu}, {name} (mV)", [error])
 
 
 def wiener_hammerstein(folder, seeds):
@@ -239,9 +241,9 @@ def wiener_hammerstein(folder, seeds):
         run = np.asarray(quiet_run(model, u_test, y_test[:window]))
         scores.append(1e3 * rmse(run[window:], y_test[window:]))
     row("NARXRegressor (mV)", scores)
-    ny, nu = len(fitted[0][0].narx_.y_lags), len(fitted[0][0].narx_.u_lags)
-    run = arx_run(ny, nu, u_fit, y_fit, u_test, y_test[:window])
-    row(f"linear ARX lags {ny}, {nu} (mV)", [1e3 * rmse(run[window:], y_test[window:])])
+    for ny, nu in sorted(kept_lags(fitted)):
+        run = arx_run(ny, nu, u_fit, y_fit, u_test, y_test[:window])
+        row(f"linear ARX lags {ny}, {nu} (mV)", [1e3 * rmse(run[window:], y_test[window:])])
 
 
 def gas_furnace(folder, seeds):
@@ -255,10 +257,10 @@ def gas_furnace(folder, seeds):
         run = np.asarray(quiet_run(model, u[148 - lag :], y[148 - lag : 148]))
         scores.append(rmse(run[lag:], y[148:]))
     row("NARXRegressor (% CO2)", scores)
-    ny, nu = len(fitted[0][0].narx_.y_lags), len(fitted[0][0].narx_.u_lags)
-    lag = max(ny, nu)
-    run = arx_run(ny, nu, u[:148], y[:148], u[148 - lag :], y[148 - lag : 148])
-    row(f"linear ARX lags {ny}, {nu} (% CO2)", [rmse(run[lag:], y[148:])])
+    for ny, nu in sorted(kept_lags(fitted)):
+        lag = max(ny, nu)
+        run = arx_run(ny, nu, u[:148], y[:148], u[148 - lag :], y[148 - lag : 148])
+        row(f"linear ARX lags {ny}, {nu} (% CO2)", [rmse(run[lag:], y[148:])])
     n = aic_lags(u[:148], y[:148])
     run = arx_run(n, n, u[:148], y[:148], u[148 - n :], y[148 - n : 148])
     row(f"linear ARX lags {n}, {n} (AIC) (% CO2)", [rmse(run[n:], y[148:])])

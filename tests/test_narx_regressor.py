@@ -483,3 +483,15 @@ def test_a_run_driven_far_beyond_the_data_is_the_linear_fallbacks():
     np.testing.assert_allclose(run, alone, rtol=1e-12)
     # the weighted sum holds its level out there; the linear model follows its input
     assert abs(own[-1] - run[-1]) > 1.0
+
+
+def test_a_constant_input_is_left_untested_without_numerical_warnings():
+    rng = np.random.default_rng(17)
+    u = np.column_stack([held_steps(rng, 400, 20), np.zeros(400)])  # the second never moves
+    y = first_order(u[:, 0]) + 0.01 * rng.normal(size=400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # numpy's overflow and the like
+        warnings.simplefilter("ignore", RandomTSWarning)  # the constant input is named
+        model = NARXRegressor(1, 1, random_state=0).fit(u, y)
+        run = model.simulate(u, y[:1])
+    assert np.sqrt(np.mean((run - y) ** 2)) < 0.05

@@ -171,7 +171,8 @@ class SimulationProblem:
             1.0 / scale,
         )
         self.gamma0 = stack_coefficients(coef, intercept, order=order)
-        self.inverse_variances = 1.0 / self.sigmas**2
+        # squared after the division: an untested input (width 1e300) gives 0, no overflow
+        self.inverse_variances = (1.0 / self.sigmas) ** 2
         n_lags = len(narx.y_lags)
         # the regressor columns that are lagged outputs come first: their output and lag
         self.state_outputs = np.repeat(np.arange(narx.n_outputs, dtype=np.intp), n_lags)
