@@ -2,7 +2,11 @@
 
 Every generator is vectorised over trajectories: it takes an array of
 initial conditions (one row per trajectory) and returns all trajectories at
-once, with time on the second axis.
+once, a stack of records (:mod:`randomts.dynamics.records`): one per
+trajectory, each with time on its own axis 0, ``(n_trajectories, n_steps,
+n_variables)``, the last axis left out for a generator of one variable (a
+single trajectory is one record, ``(n_steps,)``). ``y[..., None]`` gives the
+stack that :class:`~randomts.dynamics.narx.NARX` takes.
 
 ====================================  ==========================================================
 generator                             system
@@ -101,8 +105,10 @@ def narendra_parthasarathy(u, initial_outputs=None):
     The returned outputs share the time axis of ``u``: ``y[:, 0]`` and
     ``y[:, 1]`` are the given initial outputs and ``y[:, k + 1]`` is computed
     from ``y[:, k]``, ``y[:, k - 1]`` and ``u[:, k]`` for ``k >= 1``
-    (``u[:, 0]`` and ``u[:, -1]`` are not used). This is the layout
-    :class:`randomts.dynamics.narx.NARX` expects (``y_lags=2, u_lags=1``).
+    (``u[:, 0]`` and ``u[:, -1]`` are not used): the input and output
+    records of :class:`randomts.dynamics.narx.NARX` with ``y_lags=2,
+    u_lags=1`` (``NARX(2, 1).regressors(u, y)`` for one trajectory,
+    ``regressors(u[..., None], y[..., None])`` for a stack of them).
 
     Parameters
     ----------

@@ -183,7 +183,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         :func:`randomts.save` are not available).
     n_folds : int, default=5
         Number of contiguous blocks of the cross-validation of ``alpha``
-        (:func:`~randomts.estimators.series.blocked_folds` over the rows of every record in turn).
+        (:func:`~randomts.dynamics.records.blocked_folds` over the rows of every record in turn).
     focus : {"simulation", "prediction"}, default="simulation"
         What the model is fitted for. ``"prediction"``: the one-step least
         squares on every row. ``"simulation"``: the one-step solution on the
