@@ -279,7 +279,7 @@ def test_classifier_with_combined_learning():
             n_rules=12, centers="kmeans", normalize=True, learning="combined", random_state=0
         ).fit(X, y)
     assert clf.score(X, y) > 0.9
-    assert clf.regressor_.local_weight_ in LOCAL_WEIGHTS
+    assert clf.local_weight_ in LOCAL_WEIGHTS
 
 
 def test_dask_equals_in_memory():
@@ -308,7 +308,7 @@ def test_interpretable_widths_stay_within_the_data(seed):
     model = RandomTSRegressor.interpretable(n_rules=3, random_state=seed).fit(X, y)
     found = rule_agreement(model.rule_base_, X, y)
     assert not found.too_wide.any()
-    from randomts.fitting.refinement import kmeans_antecedents
+    from randomts.fitting.kmeans import kmeans_antecedents
 
     _, sigmas = kmeans_antecedents(X, 3, random_state=seed, width_factor=100.0)
     assert np.all(sigmas <= X.max(axis=0) - X.min(axis=0))

@@ -35,8 +35,8 @@ from randomts._validation import check_int, check_option
 from randomts.core.ranges import EXTRAPOLATION_MARGIN
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
 from randomts.dynamics.simulation_fit import refine_for_simulation
-from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
+from randomts.estimators.saving import STATE_KEY, fit_scaling, jsonable, recorded_params
 from randomts.estimators.series import (
     Several,
     SimulatedOutputs,
@@ -413,7 +413,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             estimator.fit(X, Y[:, 0] if Y.shape[1] == 1 else Y)
         rule_base, result = getattr(estimator, "rule_base_", None), None
         if horizon is not None:
-            mean, scale = estimator._scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
+            scaling = fit_scaling(rule_base.metadata, X.shape[1])
+            mean, scale = scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
             result = refine_for_simulation(
                 narx,
                 rule_base,
@@ -952,7 +953,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             )
 
     # ------------------------------------------------------------------ saving
-    def _saved_rule_base(self):
+    def __randomts_saved__(self):
         """The rule base :func:`randomts.save` writes: the rules, and how to rebuild ``self``.
 
         The estimator's record, naming this class, with a ``"narx"`` entry:
@@ -960,12 +961,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         rebuilds), the lags, names and target, and the training sizes.
         """
         check_is_fitted(self, "narx_")
-        if not hasattr(self.estimator_, "_saved_rule_base"):
+        if not hasattr(self.estimator_, "__randomts_saved__"):
             raise TypeError(
                 f"save writes the rules of a randomts estimator; this {_OWNER} was fitted with "
                 f"{type(self.estimator_).__name__}: pickle it instead."
             )
-        rule_base = self.estimator_._saved_rule_base()
+        rule_base = self.estimator_.__randomts_saved__()
         metadata = rule_base.metadata
         params = self.get_params(deep=False)
         params.pop("estimator")
@@ -987,8 +988,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return rule_base.replace(metadata=metadata)
 
     @classmethod
-    def _from_saved(cls, rule_base):
-        """The fitted estimator that :meth:`_saved_rule_base` described."""
+    def __randomts_restored__(cls, rule_base):
+        """The fitted estimator that :meth:`__randomts_saved__` described."""
         metadata = rule_base.metadata
         state = dict(metadata[STATE_KEY])
         record = state.pop(_RECORD, None)
@@ -996,7 +997,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(f"the {_RECORD!r} record is missing or not an object: {record!r}")
         state["class"] = RandomTSRegressor.__name__
         metadata[STATE_KEY] = state
-        estimator = RandomTSRegressor._from_saved(rule_base.replace(metadata=metadata))
+        estimator = RandomTSRegressor.__randomts_restored__(rule_base.replace(metadata=metadata))
         try:
             narx = NARX(
                 tuple(record["y_lags"]),

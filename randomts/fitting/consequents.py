@@ -24,6 +24,7 @@ updates, backward stable), ``"cholesky"`` the Gram matrix.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,12 +53,39 @@ from randomts.fitting.protocol import (
 )
 
 __all__ = [
+    "ConsequentFit",
     "ConsequentStream",
+    "consequent_fit",
     "fit_consequents",
     "fit_consequents_streaming",
     "iter_chunks",
     "npy_chunks",
 ]
+
+
+@dataclass(frozen=True, eq=False)
+class ConsequentFit:
+    """What the fit of the consequents gives: the rule base, and what it chose.
+
+    Attributes
+    ----------
+    rule_base : RuleBase
+        The antecedents with the fitted consequents.
+    alpha : float
+        The ridge penalty used (chosen, with ``alpha="auto"``).
+    local_weight : float or None
+        The weight of the local term of combined learning, else None.
+    prior : ndarray of shape (n_columns, n_outputs) or None
+        The coefficients the ridge shrank toward (the rule base that best
+        reproduces each output's mean, with ``alpha="auto"``), or None for
+        zero: what a stream of further rows shrinks toward
+        (:class:`ConsequentStream`).
+    """
+
+    rule_base: object
+    alpha: float
+    local_weight: float | None
+    prior: np.ndarray | None
 
 
 def fit_consequents(
@@ -185,18 +213,81 @@ def fit_consequents(
     ...  for rb in (exact, ridge, auto)]
     [0.045, 0.082, 0.047]
     """
-    check_rule_base(antecedents)
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    if Y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
-        )
-    order = check_int_option(order, "order", (0, 1))
-    check_option(solver, "solver", SOLVERS)
-    alpha = check_alpha(alpha)
-    check_option(learning, "learning", LEARNING)
-    local_weight = check_local_weight(local_weight)
+    return consequent_fit(
+        antecedents,
+        X,
+        Y,
+        order=order,
+        alpha=alpha,
+        solver=solver,
+        learning=learning,
+        local_weight=local_weight,
+        folds=folds,
+        n_jobs=n_jobs,
+    ).rule_base
+
+
+def consequent_fit(
+    antecedents,
+    X,
+    Y,
+    *,
+    order=1,
+    alpha=0.0,
+    solver="lstsq",
+    learning="global",
+    local_weight="auto",
+    folds=None,
+    n_jobs=None,
+    check_input=True,
+):
+    """:func:`fit_consequents`, with what it chose: the one fit of the consequents.
+
+    Every fit of consequents in randomts runs here: the estimators (their
+    ``fit``, the first chunk of ``partial_fit``, the penalty of
+    refinement), :meth:`RuleBase.fit_consequents
+    <randomts.RuleBase.fit_consequents>` and the pruning that refits.
+
+    Parameters
+    ----------
+    antecedents, X, Y, order, alpha, solver, learning, local_weight, folds, n_jobs
+        As in :func:`fit_consequents`.
+    check_input : bool, default=True
+        False for callers that pass checked arguments: a rule base, ``X``
+        and ``Y`` finite float64 arrays of shapes ``(n_samples,
+        n_features)`` and ``(n_samples, n_outputs)``, the options valid (as
+        scikit-learn's ``ridge_regression(check_input=False)``).
+
+    Returns
+    -------
+    ConsequentFit
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2)); y = np.sin(3 * X[:, 0]) + 0.05 * rng.normal(size=200)
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> fit = consequent_fit(antecedents, X, y, alpha="auto")
+    >>> fit.alpha == fit.rule_base.metadata["alpha"], fit.prior.shape, fit.local_weight
+    (True, (30, 1), None)
+    """
+    if check_input:
+        check_rule_base(antecedents)
+        X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
+        order = check_int_option(order, "order", (0, 1))
+        check_option(solver, "solver", SOLVERS)
+        alpha = check_alpha(alpha)
+        check_option(learning, "learning", LEARNING)
+        local_weight = check_local_weight(local_weight)
+    elif Y.ndim == 1:
+        Y = Y.reshape(-1, 1)
     if learning != "global" or (alpha == "auto" and folds is not None):
         return _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs)
     if alpha != "auto":
@@ -205,11 +296,13 @@ def fit_consequents(
         stream = ConsequentStream(
             antecedents, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs
         )
-        return stream.update(X, Y).rule_base(alpha)
+        rule_base = stream.update(X, Y).rule_base(alpha)
+        return ConsequentFit(rule_base, float(alpha), None, None)
     selection = leave_one_out_alpha(antecedents, X, Y, order=order, n_jobs=n_jobs)
-    return with_chosen_consequents(
+    rule_base = with_chosen_consequents(
         antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
+    return ConsequentFit(rule_base, selection.alpha, None, selection.prior)
 
 
 def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs):
@@ -231,9 +324,10 @@ def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds
     selection = statistics.select(
         learning, local_weight=local_weight, alpha=alpha, toward_mean=alpha == "auto"
     )
-    return with_chosen_consequents(
+    rule_base = with_chosen_consequents(
         antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
+    return ConsequentFit(rule_base, selection.alpha, selection.local_weight, selection.prior)
 
 
 class ConsequentStream:

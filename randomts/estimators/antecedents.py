@@ -1,53 +1,66 @@
-"""The rules an estimator draws, and refines, before it fits their consequents.
+"""The antecedents an estimator places before its consequents are fitted.
 
-:func:`standardise` gives the inputs as ``fit`` sees them, :func:`draw_rules`
-the antecedents of :meth:`RandomTSRegressor.draw_antecedents
-<randomts.RandomTSRegressor.draw_antecedents>` (random, or on k-means
-clusters), :func:`refine_rules` the antecedents after ``refine``
-iterations of variable projection and :func:`prune_rules` the most
-important rules of a fitted estimator, refitted.
+The antecedent step of the fit (:class:`Structure`): the rules drawn at
+random or placed on the k-means clusters of the inputs
+(:func:`draw_rules`), then, with ``refine > 0``, moved by variable
+projection (:func:`refine_rules`). A structure learner that also fits
+consequents (rules grown from the data, say) gives them with its
+antecedents, and says whether the fit keeps them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from randomts.core.sampling import check_random_state, default_width_range
-from randomts.estimators.records import fit_scaling
-from randomts.fitting.leave_one_out import leave_one_out_alpha
-from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
+from randomts.fitting.consequents import consequent_fit
+from randomts.fitting.kmeans import kmeans_antecedents
+from randomts.fitting.refinement import refine_antecedents
 from randomts.fuzzy.rulebase import RuleBase
-from randomts.importance import prune
 
-__all__ = ["MIN_REFINE_SAMPLES", "draw_rules", "prune_rules", "refine_rules", "standardise"]
+__all__ = ["MIN_REFINE_SAMPLES", "Structure", "draw_rules", "refine_rules"]
 
 #: Fewest training rows that ``refine > 0`` accepts (a fifth of them held out).
 MIN_REFINE_SAMPLES = 5
 
 
-def standardise(X):
-    """``(U, (mean, scale))``: ``U = (X - mean) / scale`` per feature, a scale of 0 taken as 1.
+@dataclass(frozen=True, eq=False)
+class Structure:
+    """What the antecedent step of a fit gives.
+
+    Attributes
+    ----------
+    rules : RuleBase
+        The antecedents, in the units of the inputs as the fit sees them.
+    consequents : ConsequentFit or None
+        Consequents that the step fitted with them (a structure learner
+        that fits each rule where it grows it), or None.
+    keep : bool
+        With ``consequents``: the fit keeps them instead of fitting the
+        consequents of ``rules`` again on every row.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> U, (mean, scale) = standardise(np.array([[1.0, 5.0], [3.0, 5.0]]))
-    >>> U.tolist(), mean.tolist(), scale.tolist()
-    ([[-1.0, 0.0], [1.0, 0.0]], [2.0, 5.0], [1.0, 1.0])
+    >>> from randomts import RuleBase
+    >>> Structure(RuleBase.random(n_features=1, n_rules=2, random_state=0)).keep
+    False
     """
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    scale[scale == 0] = 1.0
-    return (X - mean) / scale, (mean, scale)
+
+    rules: RuleBase
+    consequents: object = None
+    keep: bool = False
 
 
-def draw_rules(model, U, n_outputs=1, output_names=None):
-    """The antecedents a RandomTSRegressor with valid parameters draws on the inputs ``U``.
+def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
+    """The antecedents an estimator with valid parameters draws on the inputs ``U``.
 
     Random (:meth:`RuleBase.random <randomts.RuleBase.random>` with the
     estimator's ``centers``, ``center_scale``, ``center_bounds`` and
-    ``width_range``), or on the k-means clusters of ``U``
-    (:func:`~randomts.fitting.refinement.kmeans_antecedents`) with
+    ``width_range``; when that is None, the ``width_range`` given, by
+    default :func:`~randomts.core.sampling.default_width_range`), or on the k-means clusters of
+    ``U`` (:func:`~randomts.fitting.kmeans.kmeans_antecedents`) with
     ``centers="kmeans"``; zero consequents, input names
     ``feature_names_in_`` when the estimator has them.
 
@@ -68,8 +81,9 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
     )
     if output_names is not None and len(output_names) != n_outputs:
         output_names = None
-    width_range = model.width_range
-    if width_range is None:
+    if model.width_range is not None:
+        width_range = model.width_range
+    elif width_range is None:
         width_range = default_width_range(n_features, normalize=model.normalize)
     if model.centers == "kmeans":  # not random: on the k-means clusters of U
         U = np.asarray(U, dtype=float)
@@ -111,9 +125,10 @@ def refine_rules(model, antecedents, U, Y):
     """The antecedents refined by :func:`~randomts.fitting.refinement.refine_antecedents` on ``U``.
 
     ``model.refine`` iterations with the ridge ``model.alpha``, or with
-    ``alpha="auto"`` the penalty ``fit`` chooses for the starting antecedents
-    (:func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`); the
-    metadata of ``antecedents`` are kept.
+    ``alpha="auto"`` the penalty the fit of the consequents chooses for the
+    starting antecedents
+    (:func:`~randomts.fitting.consequents.consequent_fit`); the metadata of
+    ``antecedents`` are kept. ``U`` and ``Y`` are checked float64 arrays.
 
     Examples
     --------
@@ -134,8 +149,15 @@ def refine_rules(model, antecedents, U, Y):
             f"refinement); got {U.shape[0]} sample(s). Use refine=0 or more rows."
         )
     if isinstance(model.alpha, str):  # the penalty fit would choose for the starting antecedents
-        selection = leave_one_out_alpha(antecedents, U, Y, order=model.order, n_jobs=model.n_jobs)
-        alpha = selection.alpha
+        alpha = consequent_fit(
+            antecedents,
+            U,
+            Y,
+            order=model.order,
+            alpha="auto",
+            n_jobs=model.n_jobs,
+            check_input=False,
+        ).alpha
     else:
         alpha = float(model.alpha)
     refined = refine_antecedents(
@@ -148,35 +170,3 @@ def refine_rules(model, antecedents, U, Y):
         random_state=check_random_state(model.random_state),
     )
     return refined.replace(metadata=antecedents.metadata)
-
-
-def prune_rules(model, k, X, Y):
-    """The ``k`` most important rules of a fitted estimator on ``X``, consequents refitted to ``Y``.
-
-    :func:`randomts.importance.prune` where ``fit`` fitted: on the
-    standardised inputs when the estimator standardises (then expressed back
-    in the data's units), with its ``order``, ``solver`` and the penalty
-    ``alpha_`` it used.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from randomts import RandomTSRegressor
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-2, 2, size=(300, 2)); Y = np.sin(X[:, :1]) * X[:, 1:]
-    >>> model = RandomTSRegressor(n_rules=30, random_state=0).fit(X, Y)
-    >>> pruned = prune_rules(model, 5, X, Y)
-    >>> pruned.n_rules, bool(np.mean((pruned.predict(X) - Y) ** 2) < 0.05)
-    (5, True)
-    """
-    rule_base = model.rule_base_
-    scaling = fit_scaling(rule_base.metadata, rule_base.n_features)
-    if scaling is not None:  # rank and refit where fit did: on standardised inputs
-        mean, scale = scaling
-        rule_base = rule_base.in_original_units(-mean / scale, 1.0 / scale)
-        X = (X - mean) / scale
-    alpha = getattr(model, "alpha_", model.alpha)  # the penalty chosen by fit, if it chose one
-    pruned = prune(rule_base, k, X, Y, order=model.order, solver=model.solver, alpha=alpha)
-    if scaling is not None:
-        pruned = pruned.in_original_units(*scaling)
-    return pruned
