@@ -451,6 +451,8 @@ class _DaskRows(TrainingRows):
         self.n_samples, self.n_features = X.shape
         self.n_outputs = self.Y.shape[1]
 
+    checked = False  # the chunks are checked where they are folded in
+
     def statistics(self, standardize):
         X, Y = self.X, self.Y
         statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]

@@ -236,7 +236,7 @@ class _RandomTSEstimator(BaseEstimator):
         self.n_outputs_ = rows.n_outputs
         domain, scaling = rows.statistics(self.standardize)
         U = rows.inputs(scaling)
-        structure = self._antecedent_step(U, rows.targets, output_names)
+        structure = self._antecedent_step(U, rows.targets, output_names, checked=rows.checked)
         if structure.consequents is not None and structure.keep:
             fit = structure.consequents
             weakest = rows.weakest_log_firing(structure.rules, U)
@@ -252,12 +252,13 @@ class _RandomTSEstimator(BaseEstimator):
         )
         return self
 
-    def _antecedent_step(self, U, Y, output_names):
+    def _antecedent_step(self, U, Y, output_names, *, checked=True):
         """The :class:`~randomts.estimators.antecedents.Structure` placed on the inputs ``U``.
 
         Drawn at random or on the k-means clusters, then refined on
         ``(U, Y)`` with ``refine > 0``. ``Y`` is None for rows that are not
-        in memory (only random antecedents are drawn on those).
+        in memory (only random antecedents are drawn on those); ``checked``
+        says whether ``U`` is a checked array (else the drawn rules are).
         """
         rules = draw_rules(
             self,
@@ -265,6 +266,7 @@ class _RandomTSEstimator(BaseEstimator):
             self.n_outputs_,
             output_names,
             width_range=self._default_width_range(U.shape[1]),
+            check_input=not checked,
         )
         if self.refine > 0:
             rules = refine_rules(self, rules, U, Y)
@@ -312,7 +314,7 @@ class _RandomTSEstimator(BaseEstimator):
             metadata["weakest_log_firing"] = float(weakest)
         if self._scaling is not None:
             mean, scale = self._scaling.mean, self._scaling.scale
-            rule_base = rule_base.in_original_units(mean, scale)
+            rule_base = rule_base.in_original_units(mean, scale, check_input=False)
             metadata["input_mean"] = mean.tolist()
             metadata["input_scale"] = scale.tolist()
         ranges = {}
@@ -322,7 +324,9 @@ class _RandomTSEstimator(BaseEstimator):
                 "input_range": np.column_stack([low[:n_features], high[:n_features]]),
                 "output_range": np.column_stack([low[n_features:], high[n_features:]]),
             }
-        self.rule_base_ = self._named(rule_base.replace(metadata=metadata, **ranges))
+        self.rule_base_ = self._named(
+            rule_base.replace(metadata=metadata, check_input=False, **ranges)
+        )
 
     def _named(self, rule_base):
         """The fitted rule base as this estimator names it (the classifier names its scores)."""
@@ -480,7 +484,7 @@ class _RandomTSEstimator(BaseEstimator):
 
     def _raw_predict(self, X):
         """The fitted rule base's outputs at checked rows, shape (n_rows, n_outputs)."""
-        return self.rule_base_.predict(X, n_jobs=self.n_jobs)
+        return self.rule_base_.predict(X, n_jobs=self.n_jobs, check_input=False)
 
     def _shaped(self, Y):
         """Outputs shaped as ``y`` was in ``fit``: 1-D for a 1-D ``y``."""

@@ -53,7 +53,7 @@ class Structure:
     keep: bool = False
 
 
-def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
+def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, check_input=True):
     """The antecedents an estimator with valid parameters draws on the inputs ``U``.
 
     Random (:meth:`RuleBase.random <randomts.RuleBase.random>` with the
@@ -62,7 +62,9 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
     default :func:`~randomts.core.sampling.default_width_range`), or on the k-means clusters of
     ``U`` (:func:`~randomts.fitting.kmeans.kmeans_antecedents`) with
     ``centers="kmeans"``; zero consequents, input names
-    ``feature_names_in_`` when the estimator has them.
+    ``feature_names_in_`` when the estimator has them. With
+    ``check_input=False`` (``U`` a checked finite float64 matrix) the drawn
+    arrays are taken as they are.
 
     Examples
     --------
@@ -95,7 +97,10 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
                 "sample(s) with distinct inputs. Use fewer rules or another 'centers'."
             )
         centers, sigmas = kmeans_antecedents(
-            U, model.n_rules, random_state=check_random_state(model.random_state)
+            U,
+            model.n_rules,
+            random_state=check_random_state(model.random_state),
+            check_input=check_input,
         )
         return RuleBase(
             centers,
@@ -104,6 +109,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
             normalize=model.normalize,
             input_names=input_names,
             output_names=output_names,
+            check_input=check_input,
         )
     return RuleBase.random(
         n_features,
@@ -118,6 +124,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None):
         output_names=output_names,
         data=U,
         random_state=check_random_state(model.random_state),
+        check_input=check_input,
     )
 
 
@@ -168,5 +175,6 @@ def refine_rules(model, antecedents, U, Y):
         order=model.order,
         alpha=alpha,
         random_state=check_random_state(model.random_state),
+        check_input=False,
     )
-    return refined.replace(metadata=antecedents.metadata)
+    return refined.replace(metadata=antecedents.metadata, check_input=False)

@@ -212,7 +212,7 @@ center_scale, center_bounds, refine, random_state, n_jobs
         metadata["classes"] = labels
         metadata["score_coding"] = "sign" if len(labels) == 2 else "one-hot"
         return rule_base.replace(
-            input_names=input_names, output_names=output_names, metadata=metadata
+            input_names=input_names, output_names=output_names, metadata=metadata, check_input=False
         )
 
     def _recorded_attributes(self):

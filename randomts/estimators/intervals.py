@@ -178,9 +178,11 @@ def jackknife_scores(rule_base, scaling, X, Y, *, alpha, order, n_jobs=None):
     if scaling is not None:
         mean, scale = scaling.mean, scaling.scale
         U = scaling.apply(X)
-        antecedents = rule_base.in_original_units(-mean / scale, 1.0 / scale)
-    residuals = Y - rule_base.predict(X, n_jobs=n_jobs)
-    terms = leave_one_out_terms(antecedents, U, residuals, alpha, order=order, n_jobs=n_jobs)
+        antecedents = rule_base.in_original_units(-mean / scale, 1.0 / scale, check_input=False)
+    residuals = Y - rule_base.predict(X, n_jobs=n_jobs, check_input=False)
+    terms = leave_one_out_terms(
+        antecedents, U, residuals, alpha, order=order, n_jobs=n_jobs, check_input=False
+    )
     return JackknifeScores(rule_base, antecedents, scaling, order, terms)
 
 
@@ -196,7 +198,7 @@ def split_scores(rule_base, X, Y, *, n_jobs=None):
     >>> split_scores(model.rule_base_, X[:20], Y[:20]).scores.shape
     (20, 1)
     """
-    predictions = rule_base.predict(X, n_jobs=n_jobs)
+    predictions = rule_base.predict(X, n_jobs=n_jobs, check_input=False)
     return SplitScores(rule_base, np.abs(Y - predictions))
 
 

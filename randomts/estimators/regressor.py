@@ -404,7 +404,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
             )
         stream = self._stream
         U = X if self._scaling is None else self._scaling.apply(X)
-        stream.update(U, Y)
+        stream.update(U, Y, check_input=False)
         fit = _stream_fit(stream, self._stream_alpha, self.alpha, type(self).__name__)
         chunk = TrainingDomain.of(X, Y, weakest_log_firing(stream.antecedents, U))
         self._set_fit(
@@ -849,7 +849,7 @@ class _FirstChunk(InMemoryRows):
             learning=learning,
             local_weight=local_weight,
         )
-        self.stream.update(U, self.targets)
+        self.stream.update(U, self.targets, check_input=False)
         fit = _stream_fit(self.stream, self.stream_alpha, alpha, "RandomTSRegressor")
         return fit, weakest_log_firing(antecedents, U)
 

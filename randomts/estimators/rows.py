@@ -35,6 +35,9 @@ class TrainingRows:
     complete : bool
         True when these are all the training rows; False for the first
         chunk of a stream (a fit of too few rows then warns of nothing).
+    checked : bool
+        True when the inputs are checked finite float64 arrays; False for
+        rows read lazily, whose drawn antecedents are checked instead.
 
     Examples
     --------
@@ -50,6 +53,7 @@ class TrainingRows:
     y_ndim: int
     targets = None
     complete = True
+    checked = True
 
     def statistics(self, standardize):
         """``(domain, scaling)``: the rows' ranges (a TrainingDomain) and standardisation (or None)."""

@@ -296,9 +296,11 @@ def consequent_fit(
         stream = ConsequentStream(
             antecedents, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs
         )
-        rule_base = stream.update(X, Y).rule_base(alpha)
+        rule_base = stream.update(X, Y, check_input=False).rule_base(alpha)
         return ConsequentFit(rule_base, float(alpha), None, None)
-    selection = leave_one_out_alpha(antecedents, X, Y, order=order, n_jobs=n_jobs)
+    selection = leave_one_out_alpha(
+        antecedents, X, Y, order=order, n_jobs=n_jobs, check_input=False
+    )
     rule_base = with_chosen_consequents(
         antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
@@ -422,7 +424,9 @@ class ConsequentStream:
                     f"prior must have shape (n_columns, n_outputs) = ({n_columns}, "
                     f"{self.n_outputs}); got {np.shape(prior)}."
                 )
-            self._prior_model = with_consequents(antecedents, self.prior, order=self.order)
+            self._prior_model = with_consequents(
+                antecedents, self.prior, order=self.order, check_input=False
+            )
         self.accumulator = LeastSquaresAccumulator(
             n_columns,
             self.n_outputs,
@@ -438,7 +442,7 @@ class ConsequentStream:
         """Rows seen so far."""
         return self.accumulator.n_samples
 
-    def update(self, X, Y):
+    def update(self, X, Y, *, check_input=True):
         """Fold in a chunk of rows; returns self.
 
         Parameters
@@ -447,9 +451,15 @@ class ConsequentStream:
             Inputs (a slice of a memmap is read here, once).
         Y : array-like of shape (n_rows,) or (n_rows, n_outputs)
             Targets.
+        check_input : bool, default=True
+            False for rows already checked: finite float64 arrays ``X`` of
+            ``n_features`` columns and ``Y`` of ``n_outputs`` columns.
         """
-        X = check_matrix(X, "X", n_columns=self.antecedents.n_features, owner="this rule base")
-        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if check_input:
+            X = check_matrix(X, "X", n_columns=self.antecedents.n_features, owner="this rule base")
+            Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        elif Y.ndim == 1:
+            Y = Y.reshape(-1, 1)
         if Y.shape != (X.shape[0], self.n_outputs):
             raise ValueError(
                 f"Y must have shape (n_rows, n_outputs) = ({X.shape[0]}, {self.n_outputs}); "
@@ -457,7 +467,7 @@ class ConsequentStream:
             )
         ranges = _data_range(X), _data_range(Y)
         if self._prior_model is not None:  # the part of Y that the prior leaves
-            Y = Y - self._prior_model.predict(X)
+            Y = Y - self._prior_model.predict(X, check_input=False)
         rb = self.antecedents
         write = design_rows_writer(
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
@@ -548,6 +558,7 @@ class ConsequentStream:
             output_names=output_names,
             input_range=self.input_range,
             output_range=self.output_range,
+            check_input=False,
         )
 
     def __repr__(self):

@@ -19,7 +19,7 @@ from randomts.core.scaling import Standardisation
 __all__ = ["kmeans_antecedents"]
 
 
-def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
+def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None, check_input=True):
     """Rule centres on the k-means clusters of the inputs, widths from their spread.
 
     k-means (:class:`sklearn.cluster.KMeans`, k-means++ starts) runs on the
@@ -51,6 +51,8 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
         Seed of k-means' starts.
     width_factor : float, optional
         Multiplier of the clusters' spreads; default ``sqrt(n_features)``.
+    check_input : bool, default=True
+        False for a checked ``X`` (a finite float64 matrix).
 
     Returns
     -------
@@ -70,7 +72,8 @@ def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
     >>> bool(np.all((sigmas > 1.0) & (sigmas < 2.0)))  # sqrt(2) x the clusters' spread 1
     True
     """
-    X = check_matrix(X, "X")
+    if check_input:
+        X = check_matrix(X, "X")
     n_rules = check_int(n_rules, "n_rules", low=1)
     n_samples, n_features = X.shape
     if width_factor is None:

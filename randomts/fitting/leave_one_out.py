@@ -337,6 +337,10 @@ class LeaveOneOutRidge:
         """
         K = check_matrix(K, "K", column_label="columns", n_columns=self.n_columns)
         Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", n_columns=self.n_outputs)
+        return self._squared_errors(K, Y)
+
+    def _squared_errors(self, K, Y):
+        """:meth:`squared_errors` of checked rows (float64, ``Y`` 2-D)."""
         spectrum = self.decompose()._spectrum
         return spectrum.squared_errors(K @ spectrum.V, Y)
 
@@ -462,7 +466,7 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
 
         loo.update_rows(fill, n_samples, n_jobs=n_jobs)
         squared = sum(
-            loo.squared_errors(rows(start, stop), Y[start:stop]) for start, stop in blocks
+            loo._squared_errors(rows(start, stop), Y[start:stop]) for start, stop in blocks
         )
         return loo.select(squared)
     # the row space: K K^T = U diag(l) U^T, n_samples x n_samples; then P = K V = U sqrt(l)
@@ -499,7 +503,9 @@ def design_of(antecedents, X, order):
     return design_matrix(weights, X, order=order)
 
 
-def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=True, n_jobs=None):
+def leave_one_out_alpha(
+    antecedents, X, Y, *, order=1, alphas=None, toward_mean=True, n_jobs=None, check_input=True
+):
     """The exact leave-one-out ridge of a rule base's consequents (:func:`ridge_loo`).
 
     What ``alpha="auto"`` chooses in
@@ -529,6 +535,9 @@ def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=
     n_jobs : int, optional
         Threads forming the Gram matrix (default one; see
         ``randomts._threads.effective_n_jobs``). The result does not depend on it.
+    check_input : bool, default=True
+        False for checked arguments: ``X`` and a 2-D ``Y`` finite float64
+        arrays of matching rows, ``order`` 0 or 1, the grid checked.
 
     Returns
     -------
@@ -551,16 +560,17 @@ def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=
     >>> round(float(np.sqrt(selection.errors.min())), 2)  # leave-one-out RMSE, about the noise
     0.1
     """
-    check_rule_base(antecedents)
-    order = check_int_option(order, "order", (0, 1))
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    if Y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
-        )
-    if alphas is not None:
-        alphas = check_alphas(alphas)
+    if check_input:
+        check_rule_base(antecedents)
+        order = check_int_option(order, "order", (0, 1))
+        X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
+        if alphas is not None:
+            alphas = check_alphas(alphas)
     n_columns = antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1)
     return _ridge_loo(
         lambda start, stop: design_of(antecedents, X[start:stop], order),
@@ -707,7 +717,9 @@ def ridge_loo_terms(K, residuals, alpha):
     return _loo_terms(lambda start, stop: K[start:stop], K.shape[0], K.shape[1], residuals, alpha)
 
 
-def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=None):
+def leave_one_out_terms(
+    antecedents, X, residuals, alpha, *, order=1, n_jobs=None, check_input=True
+):
     """The leave-one-out terms of the consequents of fixed antecedents fitted by ridge.
 
     What the jackknife+ intervals of :class:`~randomts.RandomTSRegressor`
@@ -732,6 +744,9 @@ def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=Non
         Consequent order.
     n_jobs : int, optional
         Threads forming ``K^T K``; the result does not depend on it.
+    check_input : bool, default=True
+        False for checked arguments: ``X`` and a 2-D ``residuals`` finite
+        float64 arrays of matching rows, ``order`` 0 or 1, ``alpha >= 0``.
 
     Returns
     -------
@@ -759,16 +774,17 @@ def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=Non
     >>> bool(np.isclose(np.mean(terms.residuals**2), selection.errors.min(), rtol=1e-6))
     True
     """
-    check_rule_base(antecedents)
-    order = check_int_option(order, "order", (0, 1))
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    residuals = check_matrix(residuals, "residuals", allow_1d=True, column_label="outputs")
-    if residuals.shape[0] != X.shape[0]:
-        raise ValueError(
-            "X and residuals must have the same number of samples; "
-            f"got {X.shape[0]} and {residuals.shape[0]}."
-        )
-    alpha = check_real(alpha, "alpha", low=0.0)
+    if check_input:
+        check_rule_base(antecedents)
+        order = check_int_option(order, "order", (0, 1))
+        X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+        residuals = check_matrix(residuals, "residuals", allow_1d=True, column_label="outputs")
+        if residuals.shape[0] != X.shape[0]:
+            raise ValueError(
+                "X and residuals must have the same number of samples; "
+                f"got {X.shape[0]} and {residuals.shape[0]}."
+            )
+        alpha = check_real(alpha, "alpha", low=0.0)
     n_columns = antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1)
     return _loo_terms(
         lambda start, stop: design_of(antecedents, X[start:stop], order),

@@ -68,7 +68,7 @@ from randomts.core.accumulators import LeastSquaresAccumulator, ridge_cholesky
 from randomts.core.design import design_matrix, split_coefficients
 from randomts.core.sampling import check_random_state
 from randomts.core.scaling import Standardisation
-from randomts.fitting.consequents import fit_consequents
+from randomts.fitting.consequents import consequent_fit
 from randomts.fitting.model_selection import select_alpha
 from randomts.fitting.protocol import check_rule_base
 
@@ -101,6 +101,7 @@ def _antecedents_like(rule_base, centers, sigmas, n_outputs):
         metadata={},
         input_range=None,
         output_range=None,
+        check_input=False,
     )
 
 
@@ -341,6 +342,7 @@ def refine_antecedents(
     n_folds=None,
     patience=5,
     random_state=None,
+    check_input=True,
 ):
     """Refine the centres and widths of a rule base, consequents re-solved exactly at every step.
 
@@ -413,6 +415,9 @@ def refine_antecedents(
         Evaluations without a better held-out error before stopping.
     random_state : int, RandomState, Generator or None
         Seed of the held-out split or of the folds.
+    check_input : bool, default=True
+        False for checked rows: ``X`` and a 2-D ``Y`` finite float64 arrays
+        of matching rows (the held-out rows, when given, are checked anyway).
 
     Returns
     -------
@@ -440,8 +445,9 @@ def refine_antecedents(
     >>> bool(record["validation_mse_end"] <= record["validation_mse_start"])
     True
     """
-    check_rule_base(rule_base, "rule_base")
-    X, Y = _check_data(rule_base, X, Y)
+    if check_input:
+        check_rule_base(rule_base, "rule_base")
+        X, Y = _check_data(rule_base, X, Y)
     n_iter = check_int(n_iter, "n_iter", low=0)
     order = check_int_option(order, "order", (0, 1))
     patience = check_int(patience, "patience", low=1)
@@ -561,16 +567,17 @@ def refine_antecedents(
         coef, intercept = split_coefficients(
             final.state(theta)[4], n_rules, n_features, order=order
         )
-        refined = refined.replace(coef=coef, intercept=intercept + final.offset)
+        refined = refined.replace(coef=coef, intercept=intercept + final.offset, check_input=False)
     else:
-        refined = fit_consequents(
+        refined = consequent_fit(
             refined,
             U_all[final_rows],
             Y_train[final_rows],
             order=order,
             alpha=alpha,
             solver="cholesky",
-        )
+            check_input=False,
+        ).rule_base
     metadata = rule_base.metadata
     metadata["refinement"] = {
         "alpha": float(alpha),
@@ -581,6 +588,9 @@ def refine_antecedents(
         "validation_mse_end": float(curve[chosen]),
     }
     output_names = rule_base.output_names if Y.shape[1] == rule_base.n_outputs else None
-    return refined.in_original_units(mean, scale).replace(
-        input_names=rule_base.input_names, output_names=output_names, metadata=metadata
+    return refined.in_original_units(mean, scale, check_input=False).replace(
+        input_names=rule_base.input_names,
+        output_names=output_names,
+        metadata=metadata,
+        check_input=False,
     )

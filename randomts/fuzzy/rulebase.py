@@ -127,6 +127,73 @@ def _check_range(value, count, what):
     return _frozen(array)
 
 
+def _checked_arrays(centers, sigmas, coef, intercept, n_outputs, normalize):
+    """The arrays of a rule base checked, ``(centers, sigmas, coef, intercept, n_outputs)``."""
+    owner = "RuleBase"
+    centers = check_matrix(centers, "centers", row_label="rule(s)", owner=owner)
+    n_rules, n_features = centers.shape
+    sigmas = check_matrix(sigmas, "sigmas", owner=owner)
+    if sigmas.shape != centers.shape:
+        raise ValueError(
+            f"sigmas must have the shape of centers, (n_rules, n_features) = {centers.shape}; "
+            f"got {sigmas.shape}."
+        )
+    too_small = ~(sigmas >= _membership.SMALLEST_WIDTH)
+    if np.any(too_small):
+        i, k = np.argwhere(too_small)[0]
+        raise ValueError(
+            f"sigmas must all be > 0 and normal floats (>= {_membership.SMALLEST_WIDTH!r}, so that "
+            f"1 / sigma is finite); got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
+            f"(rule {i}, input {k})."
+        )
+    if n_outputs is None:
+        if intercept is not None:
+            n_outputs = np.shape(intercept)[-1] if np.ndim(intercept) == 2 else 1
+        elif coef is not None and np.ndim(coef) == 3:
+            n_outputs = np.shape(coef)[1]
+        else:
+            n_outputs = 1
+    n_outputs = check_int(n_outputs, "n_outputs", low=1, owner=owner)
+    if coef is None:
+        coef = np.zeros((n_rules, n_outputs, n_features))
+    else:
+        coef = check_matrix(coef, "coef", ndim=3, owner=owner, column_label="features")
+        if coef.shape != (n_rules, n_outputs, n_features):
+            raise ValueError(
+                "coef must have shape (n_rules, n_outputs, n_features) = "
+                f"{(n_rules, n_outputs, n_features)}; got {coef.shape}."
+            )
+    if intercept is None:
+        intercept = np.zeros((n_rules, n_outputs))
+    else:
+        intercept = check_matrix(intercept, "intercept", owner=owner, column_label="outputs")
+        if intercept.shape != (n_rules, n_outputs):
+            raise ValueError(
+                f"intercept must have shape (n_rules, n_outputs) = {(n_rules, n_outputs)}; "
+                f"got {intercept.shape}."
+            )
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(
+            f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead."
+        )
+    return centers, sigmas, coef, intercept, n_outputs
+
+
+def _trusted_arrays(centers, sigmas, coef, intercept, n_outputs):
+    """:func:`_checked_arrays` of arrays that randomts made: conversions only."""
+    centers, sigmas = np.asarray(centers, dtype=float), np.asarray(sigmas, dtype=float)
+    n_rules, n_features = centers.shape
+    if n_outputs is None:
+        n_outputs = (
+            np.shape(intercept)[1]
+            if intercept is not None
+            else (np.shape(coef)[1] if coef is not None else 1)
+        )
+    coef = np.zeros((n_rules, n_outputs, n_features)) if coef is None else coef
+    intercept = np.zeros((n_rules, n_outputs)) if intercept is None else intercept
+    return centers, sigmas, np.asarray(coef, float), np.asarray(intercept, float), n_outputs
+
+
 class RuleBase:
     """A Takagi-Sugeno rule base with Gaussian antecedents and linear consequents.
 
@@ -164,6 +231,11 @@ class RuleBase:
         (FIS and FLL variable ranges); never by inference.
     output_range : array-like of shape (n_outputs, 2), optional
         ``[low, high]`` of each output in that data.
+    check_input : bool, default=True
+        False for arrays that randomts made (the fits of the consequents and
+        the estimators): finite float64 arrays of matching shapes and
+        widths above :data:`~randomts.core.membership.SMALLEST_WIDTH` are
+        taken as they are, unchecked, as scikit-learn's ``check_input=False``.
 
     Attributes
     ----------
@@ -204,54 +276,17 @@ class RuleBase:
         metadata=None,
         input_range=None,
         output_range=None,
+        check_input=True,
     ):
-        owner = "RuleBase"
-        centers = check_matrix(centers, "centers", row_label="rule(s)", owner=owner)
-        n_rules, n_features = centers.shape
-        sigmas = check_matrix(sigmas, "sigmas", owner=owner)
-        if sigmas.shape != centers.shape:
-            raise ValueError(
-                f"sigmas must have the shape of centers, (n_rules, n_features) = {centers.shape}; "
-                f"got {sigmas.shape}."
+        if check_input:
+            centers, sigmas, coef, intercept, n_outputs = _checked_arrays(
+                centers, sigmas, coef, intercept, n_outputs, normalize
             )
-        too_small = ~(sigmas >= _membership.SMALLEST_WIDTH)
-        if np.any(too_small):
-            i, k = np.argwhere(too_small)[0]
-            raise ValueError(
-                f"sigmas must all be > 0 and normal floats (>= {_membership.SMALLEST_WIDTH!r}, so that "
-                f"1 / sigma is finite); got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
-                f"(rule {i}, input {k})."
+        else:  # arrays of the right shapes, made by randomts
+            centers, sigmas, coef, intercept, n_outputs = _trusted_arrays(
+                centers, sigmas, coef, intercept, n_outputs
             )
-        if n_outputs is None:
-            if intercept is not None:
-                n_outputs = np.shape(intercept)[-1] if np.ndim(intercept) == 2 else 1
-            elif coef is not None and np.ndim(coef) == 3:
-                n_outputs = np.shape(coef)[1]
-            else:
-                n_outputs = 1
-        n_outputs = check_int(n_outputs, "n_outputs", low=1, owner=owner)
-        if coef is None:
-            coef = np.zeros((n_rules, n_outputs, n_features))
-        else:
-            coef = check_matrix(coef, "coef", ndim=3, owner=owner, column_label="features")
-            if coef.shape != (n_rules, n_outputs, n_features):
-                raise ValueError(
-                    "coef must have shape (n_rules, n_outputs, n_features) = "
-                    f"{(n_rules, n_outputs, n_features)}; got {coef.shape}."
-                )
-        if intercept is None:
-            intercept = np.zeros((n_rules, n_outputs))
-        else:
-            intercept = check_matrix(intercept, "intercept", owner=owner, column_label="outputs")
-            if intercept.shape != (n_rules, n_outputs):
-                raise ValueError(
-                    f"intercept must have shape (n_rules, n_outputs) = {(n_rules, n_outputs)}; "
-                    f"got {intercept.shape}."
-                )
-        if not isinstance(normalize, (bool, np.bool_)):
-            raise TypeError(
-                f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead."
-            )
+        n_features = centers.shape[1]
         self._centers = _frozen(centers)
         self._sigmas = _frozen(sigmas)
         self._coef = _frozen(coef)
@@ -380,11 +415,13 @@ class RuleBase:
         return self.to_text()
 
     # ----------------------------------------------------------- construction
-    def replace(self, **changes) -> RuleBase:
+    def replace(self, *, check_input=True, **changes) -> RuleBase:
         """A copy with some constructor arguments replaced.
 
         The recorded ranges are kept unless replaced, except a range whose
-        number of variables no longer matches (it is dropped).
+        number of variables no longer matches (it is dropped). With
+        ``check_input=False`` the arrays given are taken as they are (see
+        the class).
 
         Examples
         --------
@@ -414,7 +451,7 @@ class RuleBase:
         arguments.update(changes)
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
-        new = RuleBase(**arguments)
+        new = RuleBase(**arguments, check_input=check_input)
         for name, count in (("input_range", new.n_features), ("output_range", new.n_outputs)):
             kept = getattr(self, name)
             if (
@@ -474,6 +511,7 @@ class RuleBase:
         output_names=None,
         data=None,
         random_state=None,
+        check_input=True,
     ) -> RuleBase:
         """Random antecedents with zero consequents, drawn as in the paper.
 
@@ -512,6 +550,9 @@ class RuleBase:
             say) is read only where needed.
         random_state : int, RandomState, Generator or None
             Seed; the same seed gives the same rule base, bit for bit.
+        check_input : bool, default=True
+            False when ``data`` is a checked (finite float64) array: the
+            drawn arrays are then taken as they are.
 
         Returns
         -------
@@ -566,6 +607,7 @@ class RuleBase:
             normalize=normalize,
             input_names=input_names,
             output_names=output_names,
+            check_input=check_input,
         )
 
     @classmethod
@@ -648,7 +690,7 @@ class RuleBase:
             bounds.append((float(totals[m]), numbers))
         return bounds
 
-    def in_original_units(self, mean, scale) -> RuleBase:
+    def in_original_units(self, mean, scale, *, check_input=True) -> RuleBase:
         """Re-express a rule base fitted on standardised inputs in the data's units.
 
         If this rule base maps ``u = (x - mean) / scale`` to ``y``, the returned
@@ -662,6 +704,9 @@ class RuleBase:
         ----------
         mean, scale : array-like of shape (n_features,)
             The standardisation; ``scale > 0``.
+        check_input : bool, default=True
+            False for a standardisation randomts computed (float64 arrays,
+            ``scale > 0``), taken as it is.
 
         Examples
         --------
@@ -672,12 +717,12 @@ class RuleBase:
         >>> bool(np.allclose(orig.predict(x), rb.predict((x - 10.0) / 4.0)))
         True
         """
-        mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner="this rule base")
-        scale = check_matrix(
-            scale, "scale", ndim=1, n_columns=self.n_features, owner="this rule base"
-        )
-        if np.any(scale <= 0):
-            raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
+        if check_input:
+            owner = "this rule base"
+            mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner=owner)
+            scale = check_matrix(scale, "scale", ndim=1, n_columns=self.n_features, owner=owner)
+            if np.any(scale <= 0):
+                raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
         coef = self._coef / scale
         input_range = None
         if self._input_range is not None:
@@ -688,6 +733,7 @@ class RuleBase:
             coef=coef,
             intercept=self._intercept - coef @ mean,
             input_range=input_range,
+            check_input=check_input,
         )
 
     # -------------------------------------------------------------- inference
@@ -781,7 +827,7 @@ class RuleBase:
         X = self._check_X(X)
         return self.firing_strengths(X)[:, :, None] * self.rule_outputs(X)
 
-    def predict(self, X, *, n_jobs=None) -> np.ndarray:
+    def predict(self, X, *, n_jobs=None, check_input=True) -> np.ndarray:
         """Takagi-Sugeno inference: the output for every row of ``X``.
 
         Computed in row chunks without forming the design matrix: memory is
@@ -795,6 +841,9 @@ class RuleBase:
             Threads computing blocks of rows at once (default one; see
             ``randomts._threads.effective_n_jobs``). The output does not
             depend on it.
+        check_input : bool, default=True
+            False for rows already checked: a finite float64 matrix of
+            ``n_features`` columns.
 
         Returns
         -------
@@ -807,10 +856,8 @@ class RuleBase:
         array([[3.],
                [0.]])
         """
-        return self._predict(self._check_X(X), n_jobs=n_jobs)
-
-    def _predict(self, X, n_jobs=None):
-        """:meth:`predict` on inputs already checked: a float64 matrix of the right width."""
+        if check_input:
+            X = self._check_X(X)
         return inference.predict(
             X,
             self._centers,
