@@ -12,8 +12,8 @@ stacked triangles), so only ``q^2`` numbers per chunk cross the network and
 :func:`~randomts.fitting.consequents.fit_consequents` on dask arrays: at a
 fixed ``alpha`` the chunks' :class:`~randomts.fitting.consequents.ConsequentStream`
 merged, with ``alpha="auto"`` the two passes of
-:class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge`, the selection
-that :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha` makes in
+:class:`~randomts.fitting.ridge.LeaveOneOutRidge`, the selection
+that :func:`~randomts.fitting.ridge.choose_consequent_alpha` makes in
 memory. :func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
 <randomts.RandomTSRegressor.fit>` that way, at any of the estimator's
 settings, through the estimator's own fit (:meth:`~randomts.RandomTSRegressor.fit_rows`).
@@ -47,7 +47,6 @@ from randomts.estimators.extrapolation import TrainingDomain
 from randomts.estimators.parameters import check_hyperparameters
 from randomts.estimators.rows import TrainingRows
 from randomts.fitting.consequents import ConsequentFit, ConsequentStream, fit_consequents
-from randomts.fitting.leave_one_out import LeaveOneOutRidge
 from randomts.fitting.local_learning import (
     LEARNING,
     LearningStatistics,
@@ -55,6 +54,7 @@ from randomts.fitting.local_learning import (
     interleaved_folds,
 )
 from randomts.fitting.protocol import check_alpha, check_rule_base, with_chosen_consequents
+from randomts.fitting.ridge import LeaveOneOutRidge
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 
@@ -374,7 +374,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     3. the consequents, by :func:`fit_consequents_dask`: at a fixed
        ``alpha``, the accumulated factor of each chunk merged by a tree
        reduction; with ``alpha="auto"``, the exact leave-one-out choice of
-       :class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge` in two
+       :class:`~randomts.fitting.ridge.LeaveOneOutRidge` in two
        passes — the Gram matrix by a tree reduction, then each chunk's
        squared leave-one-out residuals, summed — with the weakest firing of
        a row's strongest rule in the last pass;

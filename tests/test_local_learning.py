@@ -103,7 +103,7 @@ def test_local_grams_closed_form():
 @pytest.mark.parametrize("learning", ["global", "local", "combined"])
 def test_cross_validation_matches_refits(seed, learning):
     """A fold's error at a grid point is that of a fit on the other folds, scored on it."""
-    from randomts.fitting.local_learning import _RELATIVE_ALPHAS
+    from randomts.fitting.ridge import RELATIVE_ALPHAS
 
     X, Y, rules = _problem(seed, n=200)
     folds = interleaved_folds(len(X))
@@ -122,7 +122,7 @@ def test_cross_validation_matches_refits(seed, learning):
                 )
                 D = local_grams(W, X[inside])
                 trace = g * np.sum(K**2) + w_local * np.trace(D, axis1=1, axis2=2).sum()
-                alpha = trace / K.shape[1] * _RELATIVE_ALPHAS[j]
+                alpha = trace / K.shape[1] * RELATIVE_ALPHAS[j]
                 refit = LearningStatistics(rules, n_folds=1).update(X[inside], Y[inside])
                 gamma = refit.select(
                     learning,

@@ -4,7 +4,7 @@ Two kinds of scores, made by the estimators' ``fit_conformalize`` and
 ``conformalize``:
 
 * :class:`JackknifeScores`: the exact leave-one-out models of the ridge fit
-  of the consequents (:func:`randomts.fitting.leave_one_out.leave_one_out_terms`),
+  of the consequents (:func:`randomts.fitting.conformal.leave_one_out_terms`),
   for the jackknife+ (:func:`randomts.fitting.conformal.jackknife_plus_bounds`);
   ``8 rank n_samples`` bytes, ``rank <= min(n_unknowns, n_samples)``.
 * :class:`SplitScores`: the scores of held-out calibration rows, for split
@@ -25,15 +25,13 @@ import scipy.special
 from sklearn.exceptions import NotFittedError
 
 from randomts.fitting.conformal import (
+    LeaveOneOutTerms,
     jackknife_plus_bounds,
     jackknife_plus_sets,
+    leave_one_out_terms,
     split_quantile,
 )
-from randomts.fitting.leave_one_out import (
-    LeaveOneOutTerms,
-    design_of,
-    leave_one_out_terms,
-)
+from randomts.fitting.ridge import design_of
 
 __all__ = [
     "JackknifeScores",

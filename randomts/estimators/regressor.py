@@ -52,7 +52,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
       squared distance on average, so every rule fires on a typical row, from
       nearly flat rules to rules about one typical distance wide;
     * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
-      over a grid (see :func:`randomts.fitting.leave_one_out.ridge_loo`), shrinking
+      over a grid (see :func:`randomts.fitting.ridge.choose_alpha`), shrinking
       the consequents toward the rule base that reproduces the mean of the
       targets; this costs about one least-squares fit. A weighted sum of
       rules reproduces a constant only approximately: ``fit`` warns
@@ -187,7 +187,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     See Also
     --------
     RuleBase : the model the estimator fits.
-    randomts.fitting.leave_one_out.ridge_loo : the choice of ``alpha``.
+    randomts.fitting.ridge.choose_alpha : the choice of ``alpha``.
 
     Examples
     --------
@@ -546,7 +546,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
 
         :meth:`fit`, then the leave-one-out terms of the ridge fit of the
         consequents at ``alpha_``
-        (:func:`randomts.fitting.leave_one_out.leave_one_out_terms`):
+        (:func:`randomts.fitting.conformal.leave_one_out_terms`):
         without training row ``j`` the consequents move by ``S k_j e_j``
         (``S = (K^T K + alpha I)^{-1}``, ``k_j`` the row of the design matrix,
         ``e_j`` its leave-one-out residual), in closed form, so that

@@ -14,7 +14,7 @@ never materialised, whatever the chunk size.
 which :meth:`randomts.RuleBase.fit_consequents`, the estimators and the
 refinement call: at a fixed ``alpha`` it is one :class:`ConsequentStream`
 fed all the rows at once; with ``alpha="auto"`` the exact leave-one-out
-ridge of :func:`randomts.fitting.leave_one_out.leave_one_out_alpha`.
+ridge of :func:`randomts.fitting.ridge.choose_consequent_alpha`.
 
 The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
 and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
@@ -34,7 +34,6 @@ from randomts.core import membership
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
-from randomts.fitting.leave_one_out import leave_one_out_alpha
 from randomts.fitting.local_learning import (
     LEARNING,
     N_FOLDS,
@@ -51,6 +50,7 @@ from randomts.fitting.protocol import (
     with_chosen_consequents,
     with_consequents,
 )
+from randomts.fitting.ridge import choose_consequent_alpha
 
 __all__ = [
     "ConsequentFit",
@@ -130,7 +130,7 @@ def fit_consequents(
         values from ``1e-10`` to ``1e2`` times the mean eigenvalue of
         ``K^T K``, the consequents shrunk toward those that best reproduce
         the targets' mean
-        (:func:`randomts.fitting.leave_one_out.leave_one_out_alpha`); it
+        (:func:`randomts.fitting.ridge.choose_consequent_alpha`); it
         is recorded in the result's ``metadata["alpha"]``.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
         Least-squares solver of a float ``alpha`` with global learning (see
@@ -203,7 +203,7 @@ def fit_consequents(
 
     ``"auto"`` picks a point of the grid, in units of the mean eigenvalue of ``K^T K``:
 
-    >>> from randomts.fitting.leave_one_out import RELATIVE_ALPHAS
+    >>> from randomts.fitting.ridge import RELATIVE_ALPHAS
     >>> auto = fit_consequents(antecedents, X, y, alpha="auto")
     >>> relative = auto.metadata["alpha"] / (len(X) * np.mean(K**2))
     >>> bool(np.isclose(RELATIVE_ALPHAS, relative, rtol=1e-9).any())
@@ -298,7 +298,7 @@ def consequent_fit(
         )
         rule_base = stream.update(X, Y, check_input=False).rule_base(alpha)
         return ConsequentFit(rule_base, float(alpha), None, None)
-    selection = leave_one_out_alpha(
+    selection = choose_consequent_alpha(
         antecedents, X, Y, order=order, n_jobs=n_jobs, check_input=False
     )
     rule_base = with_chosen_consequents(
@@ -352,7 +352,7 @@ class ConsequentStream:
     prior : ndarray of shape (n_columns, n_outputs), optional
         Coefficients ``Gamma_0`` the ridge shrinks toward instead of zero (e.g.
         the ``prior`` of
-        :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`): the
+        :func:`~randomts.fitting.ridge.choose_consequent_alpha`): the
         stream fits ``Y - K Gamma_0`` and adds ``Gamma_0`` to the solution.
     learning : {"global", "local", "combined"}, default="global"
         The objective (see :func:`fit_consequents`). Local and combined

@@ -180,7 +180,7 @@ def with_consequents(
 def with_chosen_consequents(antecedents, selection, *, order, input_range, output_range):
     """The antecedents with the consequents a cross-validated choice fitted, and what it chose.
 
-    ``selection`` is an :class:`~randomts.fitting.leave_one_out.AlphaSelection`
+    ``selection`` is an :class:`~randomts.fitting.ridge.AlphaSelection`
     or a :class:`~randomts.fitting.local_learning.LearningSelection`: its
     ``coefficients`` become the consequents, its ``alpha`` (and
     ``local_weight``, when it chose one) are recorded in the metadata, and

@@ -69,15 +69,13 @@ from randomts.core.design import design_matrix, split_coefficients
 from randomts.core.sampling import check_random_state
 from randomts.core.scaling import Standardisation
 from randomts.fitting.consequents import consequent_fit
-from randomts.fitting.model_selection import select_alpha
 from randomts.fitting.protocol import check_rule_base
+from randomts.fitting.ridge import choose_consequent_alpha
 
 __all__ = ["refine_antecedents", "variable_projection_residual"]
 
 # Log widths are kept within this factor of the standardised unit (no overflow in d_ik).
 _LOG_SIGMA_BOUND = np.log(1e3)
-# Candidate ridge penalties per training row when alpha is chosen from the data.
-_ALPHA_GRID_PER_ROW = np.logspace(-8, 1, 19)
 # Least paired t statistic of the held-out improvement for refined antecedents to be kept.
 _MIN_T_STATISTIC = 3.0
 # Weight of the prior toward the starting antecedents, per row and unit of the targets' variance.
@@ -394,9 +392,10 @@ def refine_antecedents(
         Consequent order.
     alpha : float, optional
         Ridge penalty on the consequents (on standardised inputs). None:
-        chosen at the starting antecedents by closed-form leave-one-out
-        error (:func:`randomts.fitting.model_selection.select_alpha`) on a grid of
-        ``n_train * logspace(-8, 1, 19)``, then kept fixed.
+        chosen at the starting antecedents on the training rows by exact
+        leave-one-out error, on the grid of ``alpha="auto"``
+        (:func:`randomts.fitting.ridge.choose_consequent_alpha`, shrinking
+        toward zero as the refinement does), then kept fixed.
     X_val, Y_val : array-like, optional
         Held-out rows for early stopping. Given, the consequents of the
         result are fitted on ``(X, Y)`` only.
@@ -504,9 +503,10 @@ def refine_antecedents(
     if alpha is None:
         start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
         train = splits[0][0]
-        grid = train.size * _ALPHA_GRID_PER_ROW
         centred = Y_train[train] - (Y_train[train].mean(axis=0) if rule_base.normalize else 0.0)
-        alpha = select_alpha(start, U_all[train], centred, grid, order=order)[0].alpha
+        alpha = choose_consequent_alpha(
+            start, U_all[train], centred, order=order, toward_mean=False, check_input=False
+        ).alpha
 
     def problem_on(rows):
         return _Problem(
