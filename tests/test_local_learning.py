@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
-from randomts.agreement import rule_agreement
+from randomts.analysis.agreement import rule_agreement
 from randomts.core import membership
 from randomts.fitting.consequents import ConsequentStream, fit_consequents
 from randomts.fitting.local_learning import (

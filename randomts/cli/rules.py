@@ -140,7 +140,9 @@ def handle_rules(args):
                 "--lossless prints the TXT format; it takes no --format, --data, "
                 "--labels, --intercept or --check."
             )
-        return rule_base.to_text(lossless=True)
+        from randomts.io.text_format import format_rules
+
+        return format_rules(rule_base)
     options = dict(
         precision=args.precision,
         labels=args.labels,
@@ -205,13 +207,14 @@ def handle_predict(args):
     """Run ``randomts predict`` on the parsed ``args``; the text to print."""
     import numpy as np
 
+    from randomts.analysis.protocol import as_model
     from randomts.io import load
     from randomts.io.csv_data import format_csv, read_csv, write_csv
 
     if args.calibration is not None and args.interval is None:
         raise ValueError("--calibration calibrates the intervals of --interval; give both.")
     model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
-    rule_base = getattr(model, "rule_base_", model)
+    rule_base = as_model(model, "randomts predict")
     _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
     if args.interval is not None:
         _calibrate(model, args)
@@ -267,7 +270,7 @@ def _calibrate(model, args):
         outputs = list(rule_base.output_names)
         _, values = read_csv(args.calibration, delimiter=args.delimiter, columns=inputs + outputs)
         X, y = values[:, : len(inputs)], values[:, len(inputs) :]
-        if y.shape[1] == 1 and model._y_ndim == 1:
+        if y.shape[1] == 1:  # one output: 1-D, whichever way the model was fitted
             y = y[:, 0]
     with reported_warnings():
         model.conformalize(X, y)

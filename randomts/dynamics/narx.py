@@ -282,8 +282,20 @@ class NARX:
             )
         return U
 
-    def _columns(self, Yt, Ut, start, stop):
-        """Regressors of every target time ``k`` in ``[start, stop)``, trajectory by trajectory."""
+    def regressor_columns(self, Yt, Ut, start, stop):
+        """Regressors of every target time ``k`` in ``[start, stop)``, trajectory by trajectory.
+
+        ``Yt`` of shape (n_trajectories, n_steps, n_outputs), ``Ut`` of
+        shape (n_trajectories, n_steps, n_inputs) or None; the result has
+        shape (n_trajectories, stop - start, n_regressors).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> Y = np.arange(4.0).reshape(1, 4, 1)
+        >>> NARX(y_lags=1, u_lags=1).regressor_columns(Y, 10 + Y, 1, 3)[0].tolist()
+        [[0.0, 10.0], [1.0, 11.0]]
+        """
         blocks = [
             Yt[:, start - lag : stop - lag, m] for m in range(self.n_outputs) for lag in self.y_lags
         ]
@@ -352,7 +364,9 @@ class NARX:
         Yt, _ = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
         Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
         n_steps = Yt.shape[1]
-        X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
+        X = self.regressor_columns(Yt, Ut, self.max_lag, n_steps).reshape(
+            -1, len(self.regressor_names)
+        )
         Y = Yt[:, self.max_lag :, :].reshape(-1, self.n_outputs)
         if self.target == "increment":
             Y = Y - Yt[:, self.max_lag - 1 : -1, :].reshape(-1, self.n_outputs)
@@ -407,7 +421,9 @@ class NARX:
         Yt, ndim = self._trajectories(y, "y", self.n_outputs, min_steps=self.max_lag + 1)
         Ut = self._inputs(u, Yt.shape[0], Yt.shape[1])
         n_trajectories, n_steps = Yt.shape[:2]
-        X = self._columns(Yt, Ut, self.max_lag, n_steps).reshape(-1, len(self.regressor_names))
+        X = self.regressor_columns(Yt, Ut, self.max_lag, n_steps).reshape(
+            -1, len(self.regressor_names)
+        )
         predict = self._outputs(_predictor(model, self.n_outputs))
         predicted = predict(X).reshape(n_trajectories, -1, self.n_outputs)
         return _as_given(predicted, ndim)
@@ -550,9 +566,11 @@ class NARX:
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
-                X = self._columns(out, Ut, k, k + 1)[:, 0, :]
+                X = self.regressor_columns(out, Ut, k, k + 1)[:, 0, :]
             else:
-                X = self._columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[:, 0, :]
+                X = self.regressor_columns(out[rows], None if Ut is None else Ut[rows], k, k + 1)[
+                    :, 0, :
+                ]
             if ranges is not None:
                 beyond = beyond_range(X, *ranges)
                 leaving = beyond.any(axis=1)
@@ -579,7 +597,7 @@ class NARX:
     def _warn_left_the_data(self, out, Ut, step, column, ranges, *, trajectory, stacklevel):
         """Warn that ``trajectory`` (one row of ``out``) left the training ranges at ``step``."""
         low, high = ranges
-        value = self._columns(out, Ut, step, step + 1)[0, 0, column]
+        value = self.regressor_columns(out, Ut, step, step + 1)[0, 0, column]
         warnings.warn(
             f"The free run leaves the training data at step {step}: in trajectory {trajectory}, "
             f"{self.regressor_names[column]} = {value:.6g} lies beyond its training "

@@ -135,7 +135,7 @@ class _Problem:
         )
         with np.errstate(over="ignore", invalid="ignore"):
             for k in range(lag, lag + horizon):
-                x = narx._columns(Y, U, k, k + 1)[:, 0, :]
+                x = narx.regressor_columns(Y, U, k, k + 1)[:, 0, :]
                 z = (x - self.mean) / self.scale
                 W = firing_strengths(z, self.centers, self.sigmas, normalize=self.normalize)
                 K = design_matrix(W, z, order=self.order)

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import check_int, check_matrix, validate_numeric_data
 from randomts._version import __version__
+from randomts.analysis.importance import prune, rule_importance
 from randomts.core.sampling import PAPER_CENTER_SCALE, default_width_range
 from randomts.core.scaling import Standardisation
 from randomts.estimators.antecedents import Structure, draw_rules, refine_rules
@@ -43,7 +44,6 @@ from randomts.estimators.saving import (
     recorded_scores,
     restore_attribute,
 )
-from randomts.importance import prune, rule_importance
 
 __all__ = ["with_defaults"]
 
@@ -179,7 +179,7 @@ class _RandomTSEstimator(BaseEstimator):
         --------
         >>> import numpy as np
         >>> from randomts import RandomTSClassifier, RandomTSRegressor
-        >>> from randomts.agreement import rule_agreement
+        >>> from randomts.analysis.agreement import rule_agreement
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(500, 2)); y = np.sin(X[:, 0]) + X[:, 1] ** 2 / 4
         >>> model = RandomTSRegressor.interpretable(n_rules=8, random_state=0).fit(X, y)
@@ -482,6 +482,25 @@ class _RandomTSEstimator(BaseEstimator):
             self._domain.warn_if_extrapolating(X, self.rule_base_, stacklevel=stacklevel)
         return X
 
+    @property
+    def conformity_method(self):
+        """How the scores of the intervals or sets were made: ``"jackknife+"``, ``"split"`` or None.
+
+        ``"jackknife+"`` after ``fit_conformalize``, ``"split"`` after
+        ``conformalize``, None without scores.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RandomTSRegressor
+        >>> X = np.random.default_rng(0).uniform(-1, 1, size=(60, 1)); y = X[:, 0]
+        >>> model = RandomTSRegressor(n_rules=3, random_state=0)
+        >>> model.fit(X, y).conformity_method, model.fit_conformalize(X, y).conformity_method
+        (None, 'jackknife+')
+        """
+        scores = getattr(self, "_conformity", None)
+        return None if scores is None else scores.method
+
     def _raw_predict(self, X):
         """The fitted rule base's outputs at checked rows, shape (n_rows, n_outputs)."""
         return self.rule_base_.predict(X, n_jobs=self.n_jobs, check_input=False)
@@ -493,7 +512,7 @@ class _RandomTSEstimator(BaseEstimator):
     def rule_importance(self, X):
         """Each rule's share of the total absolute contribution on ``X``.
 
-        See :func:`randomts.importance.rule_importance`, which this
+        See :func:`randomts.analysis.importance.rule_importance`, which this
         calls on ``rule_base_``.
 
         Parameters

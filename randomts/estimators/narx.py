@@ -870,7 +870,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     def explain(self, x, top=None):
         """The rules behind the prediction of ``f`` at one regressor row.
 
-        :func:`randomts.explain.explain` of ``rule_base_``: with
+        :func:`randomts.analysis.explain.explain` of ``rule_base_``: with
         ``target="increment"`` it explains the increment ``y(k) - y(k-1)``.
 
         Parameters
@@ -895,7 +895,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> model.explain({"y(k-1)": 0.5, "u(k-1)": 0.2}).input_names
         ('y(k-1)', 'u(k-1)')
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         return explain(self._rules("explain"), x, top=top)
 

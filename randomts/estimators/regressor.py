@@ -739,7 +739,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     def explain(self, x, top=None, *, coverage=0.9):
         """The rules behind the prediction at one input, with its interval when there is one.
 
-        :func:`randomts.explain.explain` of ``rule_base_``; when the
+        :func:`randomts.analysis.explain.explain` of ``rule_base_``; when the
         estimator keeps conformity scores (:meth:`fit_conformalize`,
         :meth:`conformalize`), the explanation also states the
         :meth:`predict_interval` at ``coverage``.
@@ -747,7 +747,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         Parameters
         ----------
         x : array-like of shape (n_features,), dict, Series or one-row DataFrame
-            One input (see :func:`randomts.explain.explain`).
+            One input (see :func:`randomts.analysis.explain.explain`).
         top : int, optional
             List only the ``top`` rules with the largest shares.
         coverage : float in (0, 1), default=0.9
@@ -766,7 +766,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         >>> print(model.explain([1.0], top=1).to_text().splitlines()[0])
         x1 = 1: y = 1.996, 90% interval [1.842, 2.151] (jackknife+) (weighted sum of 3 rules)
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         check_is_fitted(self, "rule_base_")
         explanation = explain(self.rule_base_, x, top=top)
@@ -779,12 +779,13 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         )
 
     # ------------------------------------------------------------ pruning
-    def prune(self, k, X, y):
-        """A new fitted estimator with the ``k`` most important rules, consequents refitted.
+    def prune(self, k, X, y=None):
+        """A new fitted estimator with the ``k`` most important rules, consequents refitted to ``y``.
 
-        The rules are ranked by :meth:`rule_importance` on ``X`` and the
-        consequents of the ``k`` kept ones are fitted again to ``(X, y)`` by
-        :func:`randomts.importance.prune`, with this estimator's ``order``,
+        The rules are ranked by :meth:`rule_importance` on ``X`` and, given
+        ``y``, the consequents of the ``k`` kept ones are fitted again to
+        ``(X, y)`` by :func:`randomts.analysis.importance.prune` (the one
+        pruning of every model), with this estimator's ``order``,
         ``solver`` and ridge penalty, on the same (standardised, if so)
         inputs as ``fit``. This estimator is left unchanged. The new one has
         ``n_rules=k`` and the other parameters of this one; its metadata
@@ -796,8 +797,9 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
             Number of rules to keep, ``1 <= k <= n_rules``.
         X : array-like of shape (n_samples, n_features)
             Inputs, used both to rank the rules and to refit.
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-            Targets, with the outputs of ``fit``.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+            Targets, with the outputs of ``fit``; None keeps the consequents
+            of the ``k`` rules as they are.
 
         Returns
         -------
@@ -815,8 +817,13 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         (10, 10, (3,))
         >>> bool(small.score(X, y) > 0.99)
         True
+        >>> model.prune(10, X).n_rules  # without targets: the ten rules as they are
+        10
         """
-        X, Y = self._new_rows(X, y)
+        if y is None:
+            X, Y = self._checked_inputs(X), None
+        else:
+            X, Y = self._new_rows(X, y)
         return self._pruned_estimator(self._pruned_rules(k, X, Y))
 
 

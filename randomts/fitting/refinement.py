@@ -452,67 +452,27 @@ def refine_antecedents(
     patience = check_int(patience, "patience", low=1)
     if alpha is not None:
         alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
-    if (X_val is None) != (Y_val is None):
-        raise ValueError("Give both X_val and Y_val, or neither.")
-    n_samples = X.shape[0]
-    rng = check_random_state(random_state)
-    if n_folds is not None:
-        n_folds = check_int(n_folds, "n_folds", low=2)
-        if X_val is not None:
-            raise ValueError("Give n_folds or X_val and Y_val, not both.")
-        if n_samples < n_folds or n_samples - -(-n_samples // n_folds) < 2:
-            raise ValueError(
-                f"n_folds={n_folds} folds need at least {n_folds} rows and 2 training rows in "
-                f"each fold; got {n_samples} rows. Give more rows or fewer folds."
-            )
-        splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
-        splits = [(train, val) for train, val in splits]
-        X_train, Y_train = X, Y
-    elif X_val is None:
-        fraction = check_real(
-            validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
-        )
-        if fraction >= 1.0:
-            raise ValueError(
-                f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
-            )
-        n_val = int(round(fraction * n_samples))
-        if n_val < 1 or n_val > n_samples - 2:
-            raise ValueError(
-                f"validation_fraction={fraction!r} of {n_samples} rows leaves no held-out rows or "
-                "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
-            )
-        order_of_rows = rng.permutation(n_samples)
-        splits = [(order_of_rows[n_val:], order_of_rows[:n_val])]
-        X_train, Y_train = X, Y
-    else:
-        X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
-        if Y_val.shape[1] != Y.shape[1]:
-            raise ValueError(
-                f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}."
-            )
-        X_train, Y_train, splits = np.vstack([X, X_val]), np.vstack([Y, Y_val]), None
-
+    X_train, Y_train, splits = _held_out_splits(
+        rule_base,
+        X,
+        Y,
+        X_val,
+        Y_val,
+        validation_fraction,
+        n_folds,
+        check_random_state(random_state),
+    )
     scaling = Standardisation.of(X)
-    mean, scale = scaling.mean, scaling.scale
     U_all = scaling.apply(X_train)
-    if splits is None:  # the given held-out rows follow the training rows in U_all
-        splits = [(np.arange(n_samples), np.arange(n_samples, U_all.shape[0]))]
-    theta0 = _theta(rule_base, mean, scale)
-    n_rules, n_features = rule_base.n_rules, rule_base.n_features
+    theta0 = _theta(rule_base, scaling.mean, scaling.scale)
     if alpha is None:
-        start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
-        train = splits[0][0]
-        centred = Y_train[train] - (Y_train[train].mean(axis=0) if rule_base.normalize else 0.0)
-        alpha = choose_consequent_alpha(
-            start, U_all[train], centred, order=order, toward_mean=False, check_input=False
-        ).alpha
+        alpha = _starting_alpha(rule_base, theta0, U_all, Y_train, splits[0][0], order)
 
     def problem_on(rows):
         return _Problem(
             U_all[rows],
             Y_train[rows],
-            n_rules,
+            rule_base.n_rules,
             normalize=rule_base.normalize,
             order=order,
             alpha=alpha,
@@ -534,50 +494,18 @@ def refine_antecedents(
         runs.append((incumbents, stopped))
         curves.append(held_out + held_out[-1:] * (n_evaluations - len(held_out)))
     curve = np.mean(curves, axis=0)
-    chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
-    if chosen > 0:  # kept only if the held-out rows improve beyond their noise
-        gains = []
-        for (train, val), (incumbents, _) in zip(splits, runs, strict=True):
-            problem = problem_on(train)
-            theta = incumbents[min(chosen, len(incumbents) - 1)]
-            before = np.sum((problem.predict(theta0, U_all[val]) - Y_train[val]) ** 2, axis=1)
-            after = np.sum((problem.predict(theta, U_all[val]) - Y_train[val]) ** 2, axis=1)
-            gains.append(before - after)
-        gains = np.concatenate(gains)
-        spread = gains.std(ddof=1) / np.sqrt(gains.size) if gains.size > 1 else 0.0
-        if not gains.mean() > _MIN_T_STATISTIC * spread:
-            chosen = 0
+    chosen = _chosen_evaluation(curve, splits, runs, problem_on, theta0, U_all, Y_train)
     if len(splits) == 1:
         incumbents, stopped = runs[0]
         theta, used = incumbents[min(chosen, len(incumbents) - 1)], len(incumbents)
         final_rows = np.arange(U_all.shape[0]) if X_val is None else splits[0][0]
     else:  # that many evaluations on all rows
-        final_rows = np.arange(n_samples)
+        final_rows = np.arange(X.shape[0])
         incumbents, _, stopped = _descend(problem_on(final_rows), theta0, chosen + 1)
         theta, used = incumbents[-1], len(incumbents)
         if chosen + 1 < n_evaluations:
             stopped = "early"
-
-    final = problem_on(final_rows)
-    centers, sigmas = final.unpack(theta)
-    refined = _antecedents_like(rule_base, centers, sigmas, Y.shape[1])
-    if rule_base.normalize:
-        # the weighted average reproduces the mean exactly: the ridge fit of the centred
-        # targets, which the descent solved at theta, plus their mean
-        coef, intercept = split_coefficients(
-            final.state(theta)[4], n_rules, n_features, order=order
-        )
-        refined = refined.replace(coef=coef, intercept=intercept + final.offset, check_input=False)
-    else:
-        refined = consequent_fit(
-            refined,
-            U_all[final_rows],
-            Y_train[final_rows],
-            order=order,
-            alpha=alpha,
-            solver="cholesky",
-            check_input=False,
-        ).rule_base
+    refined = _with_consequents(rule_base, problem_on(final_rows), theta, Y.shape[1], order)
     metadata = rule_base.metadata
     metadata["refinement"] = {
         "alpha": float(alpha),
@@ -588,9 +516,114 @@ def refine_antecedents(
         "validation_mse_end": float(curve[chosen]),
     }
     output_names = rule_base.output_names if Y.shape[1] == rule_base.n_outputs else None
-    return refined.in_original_units(mean, scale, check_input=False).replace(
+    return refined.in_original_units(scaling.mean, scaling.scale, check_input=False).replace(
         input_names=rule_base.input_names,
         output_names=output_names,
         metadata=metadata,
         check_input=False,
     )
+
+
+def _held_out_splits(rule_base, X, Y, X_val, Y_val, validation_fraction, n_folds, rng):
+    """``(X_train, Y_train, splits)``: the rows refined on and the ``(train, held-out)`` splits.
+
+    One share of the rows held out at random, ``n_folds`` shuffled folds, or
+    the given held-out rows (appended to the training rows).
+    """
+    if (X_val is None) != (Y_val is None):
+        raise ValueError("Give both X_val and Y_val, or neither.")
+    n_samples = X.shape[0]
+    if n_folds is not None:
+        n_folds = check_int(n_folds, "n_folds", low=2)
+        if X_val is not None:
+            raise ValueError("Give n_folds or X_val and Y_val, not both.")
+        if n_samples < n_folds or n_samples - -(-n_samples // n_folds) < 2:
+            raise ValueError(
+                f"n_folds={n_folds} folds need at least {n_folds} rows and 2 training rows in "
+                f"each fold; got {n_samples} rows. Give more rows or fewer folds."
+            )
+        splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
+        return X, Y, [(train, val) for train, val in splits]
+    if X_val is None:
+        fraction = check_real(
+            validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
+        )
+        if fraction >= 1.0:
+            raise ValueError(
+                f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
+            )
+        n_val = int(round(fraction * n_samples))
+        if n_val < 1 or n_val > n_samples - 2:
+            raise ValueError(
+                f"validation_fraction={fraction!r} of {n_samples} rows leaves no held-out rows or "
+                "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
+            )
+        order_of_rows = rng.permutation(n_samples)
+        return X, Y, [(order_of_rows[n_val:], order_of_rows[:n_val])]
+    X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
+    if Y_val.shape[1] != Y.shape[1]:
+        raise ValueError(f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}.")
+    # the given held-out rows follow the training rows
+    held_out = np.arange(n_samples, n_samples + X_val.shape[0])
+    return np.vstack([X, X_val]), np.vstack([Y, Y_val]), [(np.arange(n_samples), held_out)]
+
+
+def _starting_alpha(rule_base, theta0, U, Y, train, order):
+    """The penalty of least leave-one-out error at the starting antecedents, on the training rows.
+
+    Shrinking toward zero as the refinement does (the weighted average's
+    targets centred: it reproduces their mean exactly).
+    """
+    n_rules, n_features = rule_base.n_rules, rule_base.n_features
+    start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
+    centred = Y[train] - (Y[train].mean(axis=0) if rule_base.normalize else 0.0)
+    return choose_consequent_alpha(
+        start, U[train], centred, order=order, toward_mean=False, check_input=False
+    ).alpha
+
+
+def _chosen_evaluation(curve, splits, runs, problem_on, theta0, U, Y):
+    """The evaluation kept: the first of least held-out error, if beyond the held-out rows' noise.
+
+    A later point replaces the start only when the mean of the per-row
+    decrease of the squared error is at least :data:`_MIN_T_STATISTIC`
+    times its standard error; otherwise 0 (the start).
+    """
+    chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
+    if chosen == 0:
+        return 0
+    gains = []
+    for (train, val), (incumbents, _) in zip(splits, runs, strict=True):
+        problem = problem_on(train)
+        theta = incumbents[min(chosen, len(incumbents) - 1)]
+        before = np.sum((problem.predict(theta0, U[val]) - Y[val]) ** 2, axis=1)
+        after = np.sum((problem.predict(theta, U[val]) - Y[val]) ** 2, axis=1)
+        gains.append(before - after)
+    gains = np.concatenate(gains)
+    spread = gains.std(ddof=1) / np.sqrt(gains.size) if gains.size > 1 else 0.0
+    return chosen if gains.mean() > _MIN_T_STATISTIC * spread else 0
+
+
+def _with_consequents(rule_base, final, theta, n_outputs, order):
+    """The antecedents ``theta`` with their consequents fitted on the rows of ``final``.
+
+    The weighted average reproduces the mean exactly: its consequents are
+    the ridge fit of the centred targets, which the descent solved at
+    ``theta``, plus their mean; the weighted sum's are fitted again.
+    """
+    centers, sigmas = final.unpack(theta)
+    refined = _antecedents_like(rule_base, centers, sigmas, n_outputs)
+    if rule_base.normalize:
+        coef, intercept = split_coefficients(
+            final.state(theta)[4], rule_base.n_rules, rule_base.n_features, order=order
+        )
+        return refined.replace(coef=coef, intercept=intercept + final.offset, check_input=False)
+    return consequent_fit(
+        refined,
+        final.U,
+        final.Y,
+        order=order,
+        alpha=final.alpha,
+        solver="cholesky",
+        check_input=False,
+    ).rule_base
