@@ -230,7 +230,7 @@ class _RandomTSEstimator(BaseEstimator):
         4. the fitted state (:meth:`_set_fit`).
 
         ``stacklevel`` points the warnings at the user's call, as for
-        :func:`warnings.warn` from this method.
+        ``warnings.warn`` from this method.
         """
         self.n_features_in_ = rows.n_features
         self.n_outputs_ = rows.n_outputs

@@ -116,7 +116,7 @@ class TrainingDomain:
           weakest such firing over the training rows.
 
         ``stacklevel`` points the warnings at the caller, as for
-        :func:`warnings.warn` from the method that calls this one.
+        ``warnings.warn`` from the method that calls this one.
 
         Examples
         --------

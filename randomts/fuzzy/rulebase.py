@@ -123,7 +123,7 @@ class RuleBase:
     check_input : bool, default=True
         False for arrays that randomts made (the fits of the consequents and
         the estimators): finite float64 arrays of matching shapes and
-        widths above :data:`~randomts.core.membership.SMALLEST_WIDTH` are
+        widths above ``randomts.core.membership.SMALLEST_WIDTH`` are
         taken as they are, unchecked, as scikit-learn's ``check_input=False``.
 
     Attributes
