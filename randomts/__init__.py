@@ -17,6 +17,7 @@ from randomts.estimators.classifier import RandomTSClassifier
 from randomts.estimators.narx import NARXRegressor
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.exceptions import (
+    ConstantInputWarning,
     DivergenceWarning,
     ExtrapolationWarning,
     FormatError,
@@ -30,6 +31,7 @@ from randomts.fuzzy.system import FuzzySystem
 from randomts.io import load, save
 
 __all__ = [
+    "ConstantInputWarning",
     "DivergenceWarning",
     "ExtrapolationWarning",
     "FormatError",

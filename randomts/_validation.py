@@ -6,6 +6,7 @@ names the parameter or input, what was received and what is allowed.
 
 from __future__ import annotations
 
+import datetime
 import numbers
 
 import numpy as np
@@ -18,6 +19,8 @@ __all__ = [
     "check_option",
     "check_int_option",
     "check_pair",
+    "constant_columns",
+    "positions_text",
     "validate_numeric_data",
 ]
 
@@ -266,54 +269,195 @@ def check_pair(pair, name: str, *, low: float | None = None, owner: str | None =
     return a, b
 
 
-def _text_examples(values):
-    """Up to three distinct strings of ``values`` that are not numbers, and the first's index."""
-    examples, first = [], None
-    for index, value in enumerate(values.ravel().tolist()):
-        if not isinstance(value, (str, bytes)):
-            continue
-        try:
-            float(value)
-        except ValueError:
-            first = index if first is None else first
-            if value not in examples:
-                examples.append(value)
-            if len(examples) == 3:
-                break
-    return examples, first
+def positions_text(positions, word="row", limit=5):
+    """``row 3``, ``rows 3 and 10`` or ``rows 3, 10, 17, 24, 31 and 6 more`` (``word``: "line", ...).
+
+    Examples
+    --------
+    >>> positions_text([4]), positions_text([4, 8], "line"), positions_text(range(9))
+    ('row 4', 'lines 4 and 8', 'rows 0, 1, 2, 3, 4 and 4 more')
+    """
+    positions = [int(p) for p in positions]
+    if len(positions) == 1:
+        return f"{word} {positions[0]}"
+    shown = ", ".join(str(p) for p in positions[: min(limit, len(positions) - 1)])
+    rest = len(positions) - min(limit, len(positions) - 1)
+    return f"{word}s {shown} and {positions[-1] if rest == 1 else f'{rest} more'}"
 
 
-def _refuse_text(values, where, owner, hint):
-    """Raise naming ``where`` if the array ``values`` holds a string that is not a number."""
-    if values.dtype.kind not in "USO":
-        return
+def _column_name(label, name, position=None):
+    """How a message names a column: by a DataFrame's name, else by position and rule name."""
+    if position is None:
+        return f"column {label!r} of {name}"
+    if name == "X":
+        return f"column {position} (x{position + 1}) of X"
+    return f"column {position} of {name}"
+
+
+_MISSING_HINT = {
+    "X": "Drop those rows (e.g. DataFrame.dropna()) or fill them in (e.g. scikit-learn's "
+    "SimpleImputer in a pipeline).",
+    "y": "Drop those rows from X and y.",
+}
+
+
+def _cell_kind(cell):
+    """What a cell that does not convert to a float is: missing, text, dates, or another type.
+
+    ``"missing"``, ``"text"``, ``"dates"``, ``"durations"`` or the type's
+    name; None for a cell that is a number (or text of one).
+    """
+    if cell is None or type(cell).__name__ in ("NAType", "NaTType"):
+        return "missing"
+    if isinstance(cell, (datetime.date, datetime.time, np.datetime64)):
+        return "dates"
+    if isinstance(cell, (datetime.timedelta, np.timedelta64)):
+        return "durations"
     try:
-        values.astype(np.float64)
-    except (TypeError, ValueError):  # text, or objects that scikit-learn's checks refuse
-        examples, first = _text_examples(values)
-        if examples:
-            if where == "X" and values.ndim == 2:
-                where = f"column {first % values.shape[1]} of X"
-            shown = ", ".join(repr(v) for v in examples)
-            raise ValueError(
-                f"{where} of {owner} must hold numbers; got text: {shown}. {hint}"
-            ) from None
+        float(cell)
+    except (TypeError, ValueError):
+        return "text" if isinstance(cell, (str, bytes)) else type(cell).__name__
+    return None
 
 
-def _check_no_text(data, name, owner, hint):
-    """Refuse text in ``data`` by column; return it as an array where it was read as one."""
-    columns = getattr(data, "columns", None)
-    if columns is not None and hasattr(data, "dtypes"):  # a DataFrame: name the column
-        for label, dtype in zip(columns, data.dtypes, strict=True):
-            if getattr(dtype, "kind", "O") not in "biufc":
-                _refuse_text(np.asarray(data[label]), f"column {label!r} of {name}", owner, hint)
+_DATES_HINT = {
+    "dates": "convert them to numbers first, e.g. days since the first date, "
+    "(X[{col}] - X[{col}].min()) / pandas.Timedelta(days=1), or calendar parts (day of the "
+    "year, hour) as columns of their own",
+    "durations": "convert them to numbers first, e.g. seconds, X[{col}].dt.total_seconds()",
+}
+
+
+def _dates_hint(found, label):
+    """What to do with a column of dates or durations, with its name where it has one."""
+    return _DATES_HINT[found].format(col=repr(label) if label is not None else "col")
+
+
+def _not_numbers(values, where, owner, hint, missing_hint, label):
+    """The error for a column of cells that do not all convert to floats (``values`` 1-D)."""
+    examples, missing = [], []
+    found = None
+    for row, cell in enumerate(values.tolist()):
+        kind = _cell_kind(cell)
+        if kind == "missing":
+            missing.append(row)
+        elif kind is not None and found is None:
+            found = kind
+        if kind == "text" and cell not in examples and len(examples) < 3:
+            examples.append(cell)
+    if found == "text":
+        shown = ", ".join(repr(v) for v in examples)
+        return ValueError(f"{where} of {owner} must hold numbers; got text: {shown}. {hint}")
+    if found in _DATES_HINT:
+        return TypeError(
+            f"{where} of {owner} holds {found}, not numbers: {_dates_hint(found, label)}."
+        )
+    if found is not None:  # other objects: scikit-learn's conversion error names their type
         return None
+    if missing:
+        return ValueError(
+            f"{where} of {owner} holds missing values (None or NA) in {_count(missing)} "
+            f"({positions_text(missing)}); every value must be a finite number. {missing_hint}"
+        )
+    return None
+
+
+def _count(rows):
+    return f"{len(rows)} row" + ("s" if len(rows) != 1 else "")
+
+
+def _check_finite_column(values, where, owner, missing_hint):
+    """Raise naming ``where`` and the first rows if the float column ``values`` is not finite."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(values.sum()):  # a finite sum proves every entry finite
+            return
+    nan = np.flatnonzero(np.isnan(values))
+    inf = np.flatnonzero(np.isinf(values))
+    parts = [
+        f"{label} in {_count(rows)} ({positions_text(rows)})"
+        for label, rows in (("NaN", nan), ("infinity", inf))
+        if rows.size
+    ]
+    if parts:
+        raise ValueError(
+            f"{where} of {owner} holds {' and '.join(parts)}; every value must be a finite "
+            f"number. {missing_hint}"
+        )
+
+
+def _check_column(values, where, owner, hint, missing_hint, label=None):
+    """Check one column (1-D array) of an input: numbers, finite; named by ``where``.
+
+    ``label`` is the column's name in a DataFrame, for the hints.
+    """
+    kind = values.dtype.kind
+    if kind in "Mm":
+        found = "dates" if kind == "M" else "durations"
+        raise TypeError(
+            f"{where} of {owner} holds {found} ({values.dtype}), not numbers: "
+            f"{_dates_hint(found, label)}."
+        )
+    if kind in "biuc":  # integers and booleans (0/1) are finite; complex is scikit-learn's
+        return
+    if kind in "USOV":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            error = _not_numbers(values, where, owner, hint, missing_hint, label)
+            if error is not None:
+                raise error from None
+            return
+    _check_finite_column(values, where, owner, missing_hint)
+
+
+def _check_input(data, name, owner, hint):
+    """Check every column of ``data`` (X or y), named as the user knows it; the array if read.
+
+    Text, dates, durations, missing values, NaN and infinity are refused with
+    the column (a DataFrame's name, else its position) and the first rows.
+    """
+    missing_hint = _MISSING_HINT[name]
+    columns = getattr(data, "columns", None)
+    if columns is not None and hasattr(data, "dtypes"):  # a DataFrame: name the columns
+        for label in columns:
+            where = _column_name(label, name)
+            _check_column(np.asarray(data[label]), where, owner, hint, missing_hint, label)
+        return None
+    if hasattr(data, "dtype") and hasattr(data, "name") and hasattr(data, "to_numpy"):
+        values = np.asarray(data)  # a Series: its name, if it has one
+        where = name if data.name is None else f"{name} ({data.name!r})"
+        _check_column(values, where, owner, hint, missing_hint)
+        return values
     try:
         values = np.asarray(data)
-    except ValueError:  # ragged: scikit-learn's checks say so
+    except (TypeError, ValueError):  # ragged: scikit-learn's checks say so
         return None
-    _refuse_text(values, name, owner, hint)
+    if values.ndim == 1:
+        _check_column(values, name, owner, hint, missing_hint)
+    elif values.ndim == 2:
+        kind = values.dtype.kind
+        if kind == "f":  # the common case: one pass over the whole array
+            with np.errstate(over="ignore", invalid="ignore"):
+                if np.isfinite(values.sum()):
+                    return values
+        if kind not in "biuc":
+            for k in range(values.shape[1]):
+                where = _column_name(None, name, k)
+                _check_column(values[:, k], where, owner, hint, missing_hint)
     return values
+
+
+def constant_columns(X):
+    """Positions of the columns of the 2-D array ``X`` that hold one value in every row.
+
+    Examples
+    --------
+    >>> constant_columns(np.array([[1.0, 2.0, 0.5], [3.0, 2.0, 0.5]])).tolist()
+    [1, 2]
+    """
+    if X.shape[0] < 2:
+        return np.zeros(0, dtype=int)
+    return np.flatnonzero(np.all(X == X[:1], axis=0))
 
 
 _X_HINT = (
@@ -324,13 +468,17 @@ _Y_HINT = "A regressor's targets are numbers; for class labels use RandomTSClass
 
 
 def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **kwargs):
-    """scikit-learn's ``validate_data``, after refusing text by name.
+    """scikit-learn's ``validate_data``, after refusing by name what is not a finite number.
 
-    A string that is not a number in ``X`` (naming its column, by name for a
-    DataFrame) or, with ``numeric_y``, in ``y`` raises a :class:`ValueError`
-    that says where, instead of numpy's conversion error from inside
-    scikit-learn. With ``numeric_y``, targets written as text that are all
-    numbers are read as numbers, as ``X`` is.
+    Before scikit-learn's checks, each column of ``X`` (by name for a
+    DataFrame, by position otherwise) and, with ``numeric_y``, of ``y`` is
+    checked, and the first that does not hold finite numbers raises an
+    error that names it and says what to do: text (a :class:`ValueError`
+    pointing to an encoder), dates and durations (a :class:`TypeError`
+    saying how to turn them into numbers), missing values, NaN and infinity
+    (a :class:`ValueError` naming the first rows, by position from 0).
+    Booleans are numbers, 0 and 1. With ``numeric_y``, targets written as
+    text that are all numbers are read as numbers, as ``X`` is.
 
     Examples
     --------
@@ -340,12 +488,18 @@ def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **
     >>> validate_numeric_data(RandomTSRegressor(), X, [1.0, 2.0])
     Traceback (most recent call last):
     ...
-    ValueError: column 1 of X of RandomTSRegressor must hold numbers; got text: 'a', 'b'. ...
+    ValueError: column 1 (x2) of X of RandomTSRegressor must hold numbers; got text: 'a', 'b'. ...
+    >>> X = np.array([[1.0, 2.0], [np.nan, 3.0], [np.nan, 1.0]])
+    >>> validate_numeric_data(RandomTSRegressor(), X, [1.0, 2.0, 3.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: column 0 (x1) of X of RandomTSRegressor holds NaN in 2 rows (rows 1 and 2); ...
     """
     owner = type(estimator).__name__
-    _check_no_text(X, "X", owner, _X_HINT)
-    if numeric_y and y is not None and not (isinstance(y, str) and y == "no_validation"):
-        values = _check_no_text(y, "y", owner, _Y_HINT)
+    _check_input(X, "X", owner, _X_HINT)
+    has_y = y is not None and not (isinstance(y, str) and y == "no_validation")
+    if numeric_y and has_y:
+        values = _check_input(y, "y", owner, _Y_HINT)
         if values is not None and values.dtype.kind in "US":  # numbers written as text
             y = values.astype(np.float64)
     return validate_data(estimator, X, y, **kwargs)

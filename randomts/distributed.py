@@ -445,16 +445,16 @@ class _DaskRows(TrainingRows):
 
     def __init__(self, dask, client, X, y, split_every):
         self.dask, self.client, self.split_every = dask, client, split_every
-        self.X = X
+        self._X = X
         self.y_ndim = y.ndim
-        self.Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self._Y = y.reshape(-1, 1) if y.ndim == 1 else y
         self.n_samples, self.n_features = X.shape
-        self.n_outputs = self.Y.shape[1]
+        self.n_outputs = self._Y.shape[1]
 
     checked = False  # the chunks are checked where they are folded in
 
     def statistics(self, standardize):
-        X, Y = self.X, self.Y
+        X, Y = self._X, self._Y
         statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]
         if standardize:
             statistics += [X.mean(axis=0), X.std(axis=0)]
@@ -463,7 +463,7 @@ class _DaskRows(TrainingRows):
         return domain, Standardisation.from_moments(*moments) if moments else None
 
     def inputs(self, scaling):
-        return self.X if scaling is None else scaling.apply(self.X)
+        return self._X if scaling is None else scaling.apply(self._X)
 
     def fit_consequents(self, antecedents, U, settings):
         alpha, learning = settings["alpha"], settings["learning"]
@@ -472,7 +472,7 @@ class _DaskRows(TrainingRows):
             self.client,
             antecedents,
             U,
-            self.Y,
+            self._Y,
             settings["order"],
             settings["solver"],
             alpha,

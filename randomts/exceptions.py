@@ -9,6 +9,7 @@ one filter silences or escalates them all::
 from __future__ import annotations
 
 __all__ = [
+    "ConstantInputWarning",
     "DivergenceWarning",
     "ExtrapolationWarning",
     "FormatError",
@@ -117,13 +118,38 @@ class UnderdeterminedWarning(RandomTSWarning):
     """
 
 
+class ConstantInputWarning(RandomTSWarning):
+    """An input holds one value in every training row, so the model cannot learn its effect.
+
+    ``fit`` issues it naming the columns (by name for a DataFrame, else by
+    position) and their values. No rule tests such an input (its set holds
+    every value) and no equation uses it, so predictions do not depend on it;
+    ``predict`` warns with :class:`ExtrapolationWarning` where it takes
+    another value.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> X = np.column_stack([np.linspace(0, 1, 20), np.ones(20)])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
+    >>> [w.category.__name__ for w in caught]
+    ['ConstantInputWarning']
+    """
+
+
 class ExtrapolationWarning(RandomTSWarning):
     """Inputs lie beyond the training data, where the model extrapolates.
 
     ``predict`` of the estimators issues it for rows with an input beyond
     its training range by more than
     :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` (10 %) of the range's
-    span, naming the inputs and how far out they are, and for rows outside
+    span, naming the inputs and how far out they are (``predict_interval``
+    and ``predict_set`` for every row beyond the range, however little: their
+    conformal coverage holds only for rows like the training rows), and for rows outside
     the training box where no rule fires (there the weighted sum decays to 0
     and the weighted average follows the nearest rule's linear model however
     far away it is). :meth:`NARX.simulate <randomts.dynamics.narx.NARX.simulate>`

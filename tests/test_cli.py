@@ -291,12 +291,12 @@ def test_predict_prints_or_writes_csv(tmp_path, capsys, data_csv, model_json):
     rule_base = randomts.load(model_json).rule_base_
     _, values = read_csv(data_csv)
     code, out, _ = run(capsys, "predict", model_json, data_csv)
-    assert code == 0 and out.splitlines()[0] == "y1,y2"
+    assert code == 0 and out.splitlines()[0] == "predicted(y1),predicted(y2)"
     printed = np.array([[float(v) for v in line.split(",")] for line in out.splitlines()[1:]])
     assert np.array_equal(printed, rule_base.predict(values[:, :2]))  # repr numbers: lossless
     code, out, _ = run(capsys, "predict", model_json, data_csv, "-o", tmp_path / "out.csv")
     header, written = read_csv(tmp_path / "out.csv")
-    assert header == ["y1", "y2"] and np.array_equal(written, printed)
+    assert header == ["predicted(y1)", "predicted(y2)"] and np.array_equal(written, printed)
 
 
 def test_explain_shows_the_rules_behind_one_prediction(capsys, model_json):
@@ -529,7 +529,7 @@ def test_fit_reads_pandas_csv_files_with_their_index_and_any_delimiter(tmp_path,
         )
     code, out, err = run(capsys, "predict", tmp_path / "comma.csv.json", tmp_path / "semicolon.csv",
                          "--delimiter", ";")  # fmt: skip
-    assert code == 0 and out.splitlines()[0] == "torque"
+    assert code == 0 and out.splitlines()[0] == "predicted(torque)"
     printed = np.array([float(line) for line in out.splitlines()[1:]])
     assert np.array_equal(printed, reference.predict(frame[["speed", "load"]]))
     code, out, err = run(capsys, "fit", tmp_path / "semicolon.csv", "--target", "torque",
@@ -539,18 +539,20 @@ def test_fit_reads_pandas_csv_files_with_their_index_and_any_delimiter(tmp_path,
 
 def test_a_bad_cell_is_named_by_its_column_and_line(tmp_path, capsys):
     path = tmp_path / "mixed.csv"
-    path.write_text("city,a,b,y\nParis,1,2,3\nRome,2,1,3\nOslo,3,nan,4\nNice,4,2,5\n")
+    path.write_text("city,a,b,y\nParis,1,2,3\nRome,two,1,3\nOslo,3,nan,4\nNice,4,2,5\n")
     common = ["--target", "y", "--cv", 0, "-o", tmp_path / "m.json"]
     code, _, err = run(capsys, "fit", path, *common)
-    assert code == 1
-    assert "mixed.csv: line 2: column 'city' holds 'Paris', not a number: 'Paris,1,2,3'" in err
-    code, _, err = run(capsys, "fit", path, "--input", "a", "--input", "b", *common)
-    assert code == 1
-    assert "line 4: column 'b' holds 'nan'; NaN and infinity are not data: 'Oslo,3,nan,4'" in err
-    code, out, err = run(
-        capsys, "fit", path, "--input", "a", *common
-    )  # the text column is left out
-    assert code == 0 and "samples of ['a']" in out
+    assert code == 1  # a missing cell is refused first, naming the option that drops it
+    assert "mixed.csv: missing values (empty, NA, NaN, ...) in column 'b' in 1 row (line 4)" in err
+    assert "Pass --missing drop" in err
+    code, _, err = run(capsys, "fit", path, "--missing", "drop", *common)
+    assert code == 1  # text among numbers is not a category
+    assert "mixed.csv: line 3: column 'a' holds 'two', not a number: 'Rome,two,1,3'" in err
+    code, out, err = run(capsys, "fit", path, "--input", "city", "--input", "b", "--missing",
+                         "drop", *common)  # fmt: skip
+    assert code == 0 and "samples of ['city_Nice', 'city_Paris', 'city_Rome', 'b']" in out
+    assert f"randomts: dropped 1 of 4 rows of {path} with a missing value (b 1)\n" in err
+    assert "randomts: one-hot encoded text: city as city_Nice, city_Paris, city_Rome\n" in err
 
 
 def test_library_warnings_are_printed_as_readable_lines(tmp_path, capsys, data_csv, monkeypatch):
@@ -588,7 +590,8 @@ def test_predict_prints_the_estimators_warnings_as_lines(capsys, data_csv, model
 
     monkeypatch.setattr(randomts.RandomTSRegressor, "predict", predict_that_warns)
     code, out, err = run(capsys, "predict", model_json, data_csv)
-    assert code == 0 and out.splitlines()[0] == "y1,y2" and len(out.splitlines()) == 401
+    assert code == 0 and out.splitlines()[0] == "predicted(y1),predicted(y2)"
+    assert len(out.splitlines()) == 401
     assert err == "randomts: warning: 12% of the rows lie where no rule fires [RuntimeWarning]\n"
 
 

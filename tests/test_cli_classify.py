@@ -47,10 +47,12 @@ def test_text_labels_are_classified_and_the_choice_is_said(tmp_path, capsys, iri
     )
     X, y = load_iris(return_X_y=True)
     labels = np.array(SPECIES)[y]
+    # the CLI fits as on a DataFrame of the CSV's columns
+    frame = pd.DataFrame(X, columns=["sl", "sw", "pl", "pw"])
     clf = RandomTSClassifier(n_rules=20, random_state=1)
-    training = np.mean(clf.fit(X, labels).predict(X) == labels)
+    training = np.mean(clf.fit(frame, labels).predict(frame) == labels)
     folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=1)
-    accuracy = cross_val_score(clf, X, labels, cv=folds)  # scikit-learn's own scorer
+    accuracy = cross_val_score(clf, frame, labels, cv=folds)  # scikit-learn's own scorer
     lines = out.splitlines()
     assert lines[0] == (
         "fitted 20 rules on 150 samples of ['sl', 'sw', 'pl', 'pw'] to the 3 classes of "
@@ -64,9 +66,8 @@ def test_text_labels_are_classified_and_the_choice_is_said(tmp_path, capsys, iri
     loaded = randomts.load(model)
     assert isinstance(loaded, RandomTSClassifier)
     assert list(loaded.feature_names_in_) == ["sl", "sw", "pl", "pw"]
-    frame = pd.DataFrame(X, columns=["sl", "sw", "pl", "pw"])
     np.testing.assert_allclose(
-        loaded.decision_function(frame), clf.decision_function(X), rtol=1e-9, atol=1e-12
+        loaded.decision_function(frame), clf.decision_function(frame), rtol=1e-9, atol=1e-12
     )
 
 
@@ -85,7 +86,7 @@ def test_few_distinct_integers_are_classes_and_keep_their_type(tmp_path, capsys,
     assert code == 0, err
     lines = out.splitlines()
     X, y = load_iris(return_X_y=True)
-    assert lines[0] == "code" and len(lines) == 151
+    assert lines[0] == "predicted(code)" and len(lines) == 151
     expected = loaded.predict(pd.DataFrame(X[:, 2:], columns=["pl", "pw"]))
     assert lines[1:] == [str(v) for v in expected]
     assert np.mean(np.array(lines[1:], dtype=int) == y + 1) > 0.9
@@ -103,7 +104,7 @@ def test_predict_prints_labels_and_rules_print_class_scores(tmp_path, capsys, ir
     assert code == 0 and err == "" and out.strip() == f"wrote {out_csv} (150 rows)"
     header, labels = read_csv_text(out_csv)
     X, y = load_iris(return_X_y=True)
-    assert header == ["species"]
+    assert header == ["predicted(species)"]
     frame = pd.DataFrame(X[:, 2:], columns=["pl", "pw"])
     assert labels[:, 0].tolist() == randomts.load(model).predict(frame).tolist()
     assert np.mean(labels[:, 0] == np.array(SPECIES)[y]) > 0.9
@@ -224,7 +225,11 @@ def test_one_class_and_empty_labels_are_refused(tmp_path, capsys):
     assert code == 1 and "holds one class (same); a classifier needs at least 2" in err
     data.write_text("a,label\n1,x\n2,\n3,y\n")
     code, out, err = run(capsys, "fit", data, "--target", "label", "-o", tmp_path / "m.json")
-    assert code == 1 and "line 3: column 'label' is empty in this row" in err
+    assert (
+        code == 1
+        and "missing values (empty, NA, NaN, ...) in column 'label' in 1 row (line 3)" in err
+    )
+    assert "Pass --missing drop to leave those rows out" in err
 
 
 def test_the_help_names_the_estimators_default_rules(capsys):
@@ -243,4 +248,4 @@ def test_predict_heads_the_labels_of_a_classifier_saved_in_python_class(tmp_path
     code, out, err = run(capsys, "predict", tmp_path / "model.json", data)
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "class" and lines[1:] == clf.predict(X).tolist()
+    assert lines[0] == "predicted(class)" and lines[1:] == clf.predict(X).tolist()

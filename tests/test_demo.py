@@ -138,8 +138,35 @@ def test_printed_table_sets_ours_beside_the_paper(demo_run):
         "3.15e-09",
     ):
         assert figure in text
+    assert "times below the paper's" in text
+
+
+def test_the_demo_prints_its_headline_first_and_stays_short(demo_run):
+    code, text, document, _ = demo_run
+    lines = text.splitlines()
+    written = [k for k, line in enumerate(lines) if line.startswith("Table written to")]
+    assert code == 0 and written == [15]  # 14 lines, a blank one, then what --json wrote
+    lines = lines[:14]
+    assert lines[0].startswith("The paper's Table 1 (section 6), reproduced: SLM against ELM")
+    rows = rows_by_key(document)
+    slm, elm = rows["SLM", "lstsq"]["mse_simulation"], rows["ELM", "lstsq"]["mse_simulation"]
+    assert lines[1] == (
+        f"  free-run simulation MSE with the exact solver (lstsq): SLM (100 rules) {slm:.3g}, "
+        f"{PAPER_TABLE1['SLM']['mse_simulation'] / slm:.3g} times below the paper's 7.61e-05; "
+        f"ELM (300 nodes) {elm:.3g}, {PAPER_TABLE1['ELM']['mse_simulation'] / elm:.3g} times "
+        "below the paper's 7.53e-05"
+    )
+    assert "--verbose adds" in lines[-3] + lines[-2] + lines[-1]
+    assert "Local linear model" not in text and "IF x1(k-1)" not in text
+
+
+def test_verbose_adds_the_details(capsys):
+    assert main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--verbose"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("The paper's Table 1 (section 6), reproduced")
     assert "standard" in text and "dt = 0.01" in text and "[-2, 2]^2" in text
-    assert "times below the paper's" in text and "IF x1(k-1) is G(" in text
+    assert "Choices the paper leaves open" in text and "Local linear model at the origin" in text
+    assert "IF x1(k-1) is G(" in text and "--verbose adds" not in text
 
 
 def test_figures_are_written(demo_run):
@@ -244,7 +271,10 @@ def test_training_starts_form_a_latin_hypercube_and_the_others_do_not_need_to(se
 
 def test_cli_train_design(capsys):
     assert (
-        main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--train-design", "uniform"])
+        main(
+            ["demo", "--repeats", "1", "--rules", "5", "--quiet", "--verbose"]
+            + ["--train-design", "uniform"]
+        )
         == 0
     )
     assert "uniform at random" in capsys.readouterr().out
@@ -261,7 +291,8 @@ def test_cli_choices_are_the_library_options(capsys):
     choices = {action.dest: action.choices for action in demo._actions}
     assert tuple(choices["train_design"]) == TRAIN_DESIGNS
     assert set(choices["target"]) == set(TARGETS)
-    assert main(["demo", "--repeats", "1", "--rules", "5", "--quiet", "--target", "output"]) == 0
+    argv = ["demo", "--repeats", "1", "--rules", "5", "--quiet", "--verbose", "--target", "output"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
     assert "fitted to x(k) itself, as in the paper" in out and "THEN\n    x1(k) = " in out
 

@@ -233,10 +233,10 @@ def test_bad_parameters(params, error, message):
 @pytest.mark.parametrize(
     "X, y, error, message",
     [
-        ([[1.0, np.nan]], [1.0], ValueError, "Input X contains NaN"),
-        ([[1.0, 2.0]], [np.inf], ValueError, "Input y contains infinity"),
+        ([[1.0, np.nan]], [1.0], ValueError, r"column 1 \(x2\) of X of .* NaN in 1 row \(row 0\)"),
+        ([[1.0, 2.0]], [np.inf], ValueError, r"y of RandomTSRegressor holds infinity in 1 row"),
         (np.zeros((0, 2)), np.zeros(0), ValueError, "0 sample"),
-        ([["a", "b"]], [1.0], ValueError, "column 0 of X of RandomTSRegressor must hold numbers"),
+        ([["a", "b"]], [1.0], ValueError, r"column 0 \(x1\) of X of RandomTSRegressor must hold"),
         ([[1.0, 2.0], [3.0, 4.0]], [1.0], ValueError, "inconsistent numbers of samples"),
     ],
 )

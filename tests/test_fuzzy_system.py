@@ -379,7 +379,9 @@ def test_cli_predict_and_explain_evaluate_a_system(tmp_path, capsys):
     assert main(["predict", str(path), str(data)]) == 0
     out = capsys.readouterr().out.split()
     expected = tipper().predict([[2.0, 4.0], [9.0, 8.0]])[:, 0]
-    assert out[0] == "tip" and np.allclose([float(v) for v in out[1:]], expected, rtol=1e-12)
+    assert out[0] == "predicted(tip)" and np.allclose(
+        [float(v) for v in out[1:]], expected, rtol=1e-12
+    )
     assert main(["explain", str(path), "--x=2,4"]) == 0
     assert capsys.readouterr().out.strip() == tipper().explain([2.0, 4.0]).to_text().strip()
 

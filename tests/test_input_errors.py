@@ -1,12 +1,23 @@
 """A new user's mistakes get an answer that names the input, before any long work."""
 
+import datetime
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import randomts.core.accumulators
-from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
+from randomts import (
+    ConstantInputWarning,
+    ExtrapolationWarning,
+    RandomTSClassifier,
+    RandomTSRegressor,
+    RuleBase,
+    UnderdeterminedWarning,
+)
 from randomts.cli import main
+from randomts.core.membership import UNTESTED_WIDTH
 from randomts.dynamics.narx import NARX
 
 
@@ -49,7 +60,7 @@ def test_a_text_column_of_an_array_is_numbered():
     X, y = data()
     mixed = np.column_stack([X[:, 0].astype(str), np.array(["x", "y"] * 30)])
     with pytest.raises(
-        ValueError, match=r"column 1 of X of RandomTSRegressor .* 'x', 'y'\. Encode"
+        ValueError, match=r"column 1 \(x2\) of X of RandomTSRegressor .* 'x', 'y'\. Encode"
     ):
         RandomTSRegressor(n_rules=5).fit(mixed, y)
 
@@ -127,3 +138,156 @@ def test_the_cli_checks_the_output_before_fitting(tmp_path, capsys):
     assert f"the folder {str(absent.parent)!r} does not exist" in capsys.readouterr().err
     assert main(["convert", str(missing), str(tmp_path / "m.bin")]) == 1
     assert "pass --to one of" in capsys.readouterr().err
+
+
+def frame_data(n=40):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"speed": rng.normal(size=n), "load": rng.normal(size=n)})
+    return frame, frame["speed"] - frame["load"]
+
+
+@pytest.mark.parametrize(
+    "bad, name", [(np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")]
+)
+def test_a_non_finite_column_is_named_with_its_first_rows(bad, name):
+    frame, y = frame_data()
+    frame.loc[[3, 17, 21], "load"] = bad
+    message = (
+        rf"column 'load' of X of RandomTSRegressor holds {name} in 3 rows \(rows 3, 17 and 21\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        RandomTSRegressor(n_rules=5).fit(frame, y)
+    with pytest.raises(ValueError, match="SimpleImputer"):
+        RandomTSRegressor(n_rules=5).fit(frame, y)
+    X = frame.to_numpy()  # an array: its columns by position and by the rules' names
+    with pytest.raises(
+        ValueError, match=rf"column 1 \(x2\) of X of RandomTSRegressor holds {name}"
+    ):
+        RandomTSRegressor(n_rules=5).fit(X, y)
+    fitted = RandomTSRegressor(n_rules=5, random_state=0).fit(frame.fillna(0.0).clip(-9, 9), y)
+    with pytest.raises(ValueError, match=rf"column 'load' of X of RandomTSRegressor holds {name}"):
+        fitted.predict(frame)
+
+
+def test_non_finite_targets_are_named_with_their_rows():
+    frame, y = frame_data()
+    y[[0, 5]] = np.nan
+    with pytest.raises(ValueError, match=r"y of RandomTSRegressor holds NaN in 2 rows \(rows 0 an"):
+        RandomTSRegressor(n_rules=5).fit(frame, y)
+    targets = pd.DataFrame({"torque": frame["speed"], "power": frame["load"]})
+    targets.loc[9, "power"] = np.inf
+    with pytest.raises(ValueError, match=r"column 'power' of y .* infinity in 1 row \(row 9\)"):
+        RandomTSRegressor(n_rules=5).fit(frame, targets)
+
+
+@pytest.mark.parametrize(
+    "column, found, hint",
+    [
+        (pd.date_range("2020-01-01", periods=40), "dates", "days since the first date"),
+        (pd.to_timedelta(np.arange(40), unit="h"), "durations", "X['when'].dt.total_seconds()"),
+        ([datetime.date(2020, 1, 1 + k % 28) for k in range(40)], "dates", "calendar parts"),
+    ],
+)
+def test_dates_and_durations_are_named_with_what_to_do(column, found, hint):
+    frame, y = frame_data()
+    frame["when"] = column
+    for model in (RandomTSRegressor(n_rules=5), RandomTSClassifier(n_rules=5)):
+        target = y if isinstance(model, RandomTSRegressor) else y > 0
+        with pytest.raises(TypeError, match=rf"column 'when' of X of \w+ holds {found}") as info:
+            model.fit(frame, target)
+        assert hint in str(info.value)
+    with pytest.raises(TypeError, match=r"X of RandomTSRegressor holds dates \(datetime64\[D\]\)"):
+        RandomTSRegressor(n_rules=5).fit(np.array(["2020-01-01"] * 40, "datetime64[D]")[:, None], y)
+
+
+def test_missing_values_of_other_kinds_are_named():
+    frame, y = frame_data()
+    frame["count"] = pd.array([1, None] * 20, dtype="Int64")  # read as NaN
+    with pytest.raises(ValueError, match=r"column 'count' of X .* NaN in 20 rows \(rows 1, 3,"):
+        RandomTSRegressor(n_rules=5).fit(frame, y)
+    frame["count"] = pd.array([True, None] * 20, dtype="boolean")  # an object column with NA
+    with pytest.raises(ValueError, match=r"column 'count' .* missing values \(None or NA\) in 20"):
+        RandomTSRegressor(n_rules=5).fit(frame, y)
+
+
+def test_booleans_are_the_numbers_0_and_1():
+    frame, y = frame_data()
+    flags = frame.assign(fast=frame["speed"] > 0)
+    numbers = frame.assign(fast=(frame["speed"] > 0).astype(float))
+    with_flags = RandomTSRegressor(n_rules=5, random_state=0).fit(flags, y)
+    with_numbers = RandomTSRegressor(n_rules=5, random_state=0).fit(numbers, y)
+    # the same float64 array reaches the fit either way
+    np.testing.assert_array_equal(with_flags.predict(flags), with_numbers.predict(numbers))
+
+
+def test_a_constant_input_is_named_untested_and_has_no_effect():
+    frame, y = frame_data(200)
+    frame["gear"] = 0.1  # with a standard deviation of rounding error, not 0
+    with pytest.warns(ConstantInputWarning, match=r"Input 'gear' of RandomTSRegressor is 0.1 in "):
+        model = RandomTSRegressor(n_rules=10, random_state=0).fit(frame, y)
+    text = model.rule_base_.to_text()
+    assert "# no rule tests gear (it was 0.1 in every row)" in text
+    assert "gear is about" not in text and "gear -" not in text  # no set, no slope
+    assert np.all(model.rule_base_.sigmas[:, 2] == UNTESTED_WIDTH)
+    # each rule's set on gear holds every value (its membership is exactly 1) and no equation
+    # uses gear: another gear gives exactly the same predictions, with a warning
+    with pytest.warns(ExtrapolationWarning, match="gear up to"):
+        elsewhere = model.predict(frame.assign(gear=7.0))
+    np.testing.assert_array_equal(elsewhere, model.predict(frame))
+    assert model.score(frame, y) > 0.99
+    with pytest.warns(ConstantInputWarning, match=r"x3 \(column 2\)"):
+        RandomTSRegressor(n_rules=10, random_state=0).fit(frame.to_numpy(), y)
+    with pytest.warns(ConstantInputWarning, match=r"^Input 'gear' of RandomTSClassifier is 0.1"):
+        classifier = RandomTSClassifier(n_rules=10, random_state=0).fit(frame, y > 0)
+    assert "# no rule tests gear (it was 0.1 in every row)" in classifier.rule_base_.to_text()
+
+
+@pytest.mark.parametrize("settings", [{}, {"standardize": False}, {"refine": 3}, {"alpha": 1e-3}])
+def test_a_constant_input_has_no_effect_in_any_setting(settings):
+    frame, y = frame_data(200)
+    frame["gear"] = 3.0
+    with pytest.warns(ConstantInputWarning):
+        model = RandomTSRegressor(n_rules=10, random_state=0, **settings).fit(frame, y)
+    assert not np.any(model.rule_base_.coef[:, :, 2])
+    with pytest.warns(ExtrapolationWarning, match=r"gear up to 53 below 3, its one value in"):
+        elsewhere = model.predict(frame.assign(gear=-50.0))
+    np.testing.assert_array_equal(elsewhere, model.predict(frame))
+
+
+def test_fewer_rows_than_unknowns_warns_at_the_defaults_naming_both():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(3, 16)), np.array([1.0, 2.0, 3.0])
+    with pytest.warns(UnderdeterminedWarning) as caught:
+        RandomTSRegressor(random_state=0).fit(X, y)
+    message = str(caught[0].message)
+    assert message.startswith(
+        "RandomTSRegressor fits 1700 unknowns per output (100 rules) to 3 rows, 17 per rule: "
+        "no more rows than a linear model in the 16 inputs has coefficients (17)"
+    )
+    found = []
+    for seed in range(3):  # 5 rows: on some data the fit reproduces the targets, on some not
+        data = np.random.default_rng(seed)
+        X, y = data.normal(size=(5, 2)), data.normal(size=5)
+        model = RandomTSRegressor(random_state=0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model.fit(X, y)
+        interpolates = np.sqrt(np.mean((model.predict(X) - y) ** 2)) <= 1e-6 * y.std()
+        said = [w for w in caught if w.category is UnderdeterminedWarning]
+        assert bool(said) == bool(interpolates)
+        if said:
+            assert "reproduces the training targets" in str(said[0].message)
+        found.append(bool(said))
+    assert any(found) and not all(found)  # both cases met
+
+
+def test_more_unknowns_than_rows_with_a_penalty_that_shrinks_is_not_a_warning():
+    from sklearn.datasets import load_diabetes
+
+    X, y = load_diabetes(return_X_y=True)  # 442 rows, 100 rules of 11 unknowns
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnderdeterminedWarning)
+        model = RandomTSRegressor(random_state=0).fit(X, y)
+    assert model.score(X, y) < 0.9  # shrunk, not interpolating
+    with pytest.warns(UnderdeterminedWarning, match="to 442 rows with alpha=0"):
+        RandomTSRegressor(n_rules=200, alpha=0.0, random_state=0).fit(X, y)

@@ -357,7 +357,7 @@ def test_cli_predict_writes_the_bounds(tmp_path, capsys):
     )  # fmt: skip
     assert code == 0, err
     header, values = read_csv(tmp_path / "out.csv")
-    assert header == ["target", "target_lower", "target_upper"]
+    assert header == ["predicted(target)", "lower(target)", "upper(target)"]
     model = randomts_load(tmp_path / "model.json")
     model.conformalize(X[150:250], y[150:250])
     lower, upper = model.predict_interval(X[250:], coverage=0.9)
@@ -367,7 +367,7 @@ def test_cli_predict_writes_the_bounds(tmp_path, capsys):
     save(model, tmp_path / "calibrated.json")
     code, out, _ = _run(capsys, "predict", tmp_path / "calibrated.json", tmp_path / "new.csv",
                         "--interval", 0.9)  # fmt: skip
-    assert code == 0 and out.splitlines()[0] == "target,target_lower,target_upper"
+    assert code == 0 and out.splitlines()[0] == "predicted(target),lower(target),upper(target)"
     # errors: no scores, a coverage out of range, --calibration alone
     code, _, err = _run(capsys, "predict", tmp_path / "model.json", tmp_path / "new.csv",
                         "--interval", 0.9)  # fmt: skip
@@ -402,7 +402,7 @@ def test_cli_predict_writes_the_sets_of_a_classifier(tmp_path, capsys):
     )  # fmt: skip
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "kind,kind_set" and len(lines) == 51
+    assert lines[0] == "predicted(kind),set(kind)" and len(lines) == 51
     model = randomts_load(tmp_path / "model.json")
     sets = model.conformalize(X[150:250], labels[150:250]).predict_set(X[250:], coverage=0.8)
     expected = ["|".join(str(c) for c in model.classes_[row]) for row in sets]

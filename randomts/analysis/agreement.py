@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from randomts._validation import check_matrix
+from randomts.core.membership import UNTESTED_WIDTH
 
 __all__ = ["NEAREST_ROWS", "NOISE_FACTOR", "TOLERANCE", "RuleAgreement", "rule_agreement"]
 
@@ -83,7 +84,8 @@ class RuleAgreement:
         data_error``: farther from the data than the data's own
         uncertainty.
     too_wide : ndarray of bool, shape (n_rules, n_features)
-        Inputs whose width (standard deviation) exceeds the data's range.
+        Inputs whose width (standard deviation) exceeds the data's range; a
+        set that holds every value (an input no rule tests) is not one.
     flagged : ndarray of bool, shape (n_rules,)
         Rules off the model or off the data for some output, or with an
         input too wide.
@@ -172,7 +174,10 @@ def rule_agreement(model, X, y):
         )
     if rule_base:
         at_center, predicted, data, data_error = _at_centers(model, X, Y)
-        too_wide = model.sigmas > (X.max(axis=0) - X.min(axis=0))
+        # a set that holds every value tests nothing: it is not a width to check
+        too_wide = (model.sigmas > (X.max(axis=0) - X.min(axis=0))) & (
+            model.sigmas < UNTESTED_WIDTH
+        )
     else:
         at_center, predicted, data, data_error = _where_fired(model, X, Y)
         too_wide = np.zeros((model.n_rules, model.n_features), dtype=bool)

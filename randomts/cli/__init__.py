@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from randomts.cli import demo, fit, models, plot, rules
+from randomts.cli.common import blas_threads
 
 __all__ = ["build_parser", "main"]
 
@@ -51,17 +52,48 @@ def build_parser():
 
     parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
     parser.add_argument("--version", action="version", version=f"randomts {__version__}")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an error, show Python's full traceback instead of one line",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in _SUBCOMMANDS:
         add(commands)
+    for command in commands.choices.values():  # also after the subcommand's name
+        command.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
     return parser
 
 
+def _one_line(exc):
+    """The line that reports ``exc``: an error of the input, or of randomts itself."""
+    from randomts._version import __version__
+
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, MemoryError):
+        if "memory" not in message.lower():
+            message = f"not enough memory: {message}"
+        return f"randomts: error: {message}"
+    if isinstance(exc, (ValueError, TypeError, OSError)):
+        return f"randomts: error: {message}"
+    return (
+        f"randomts: internal error: {type(exc).__name__}: {message} (a bug of randomts "
+        f"{__version__}: please report it with the command; 'randomts --debug ...' shows the "
+        "traceback)"
+    )
+
+
 def main(argv=None):
-    """Run the command line; return the exit code (0 ok, 1 error, 2 usage).
+    """Run the command line; return the exit code (0 ok, 1 error, 2 usage, 130 interrupted).
 
     Without arguments, print the usage and the subcommands to stderr and
-    return 2.
+    return 2. Whatever goes wrong is one line on stderr, never a traceback:
+    ``randomts: error: <what>`` for bad input, missing files and work too
+    large for the memory, and ``randomts: internal error: ...`` for a
+    failure of randomts itself, which asks for a report; ``randomts --debug
+    ...`` shows the traceback instead.
 
     Examples
     --------
@@ -72,14 +104,21 @@ def main(argv=None):
     if not argv:
         print(build_parser().format_help(), file=sys.stderr, end="")
         return 2
+    args = None
     try:
         args = build_parser().parse_args(argv)
-        output = args.handler(args)
+        with blas_threads():
+            output = args.handler(args)
     except _UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (ValueError, TypeError, OSError) as exc:
-        print(f"randomts: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("randomts: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # one line, whatever it is
+        if getattr(args, "debug", False):
+            raise
+        print(_one_line(exc), file=sys.stderr)
         return 1
     if output:
         try:

@@ -24,6 +24,9 @@ __all__ = [
     "add_delimiter",
     "progress_bar",
     "reported_warnings",
+    "blas_threads",
+    "note",
+    "flush_notes",
 ]
 
 
@@ -145,19 +148,22 @@ def progress_bar(total, *, quiet):
 
 
 @contextlib.contextmanager
-def reported_warnings():
+def reported_warnings(ignore=None):
     """Print the warnings raised in the block, once per message, as readable lines on stderr.
 
     Each line reads ``randomts: warning: <message> [<class>] (<n> times)``.
-    Deprecation warnings (for developers, not for the data's owner) and
+    Deprecation warnings (for developers, not for the data's owner),
     scikit-learn's note that an array has no feature names (the CLI selects
-    the columns by name) are left out.
+    the columns by name) and warnings of the class ``ignore`` (one the
+    command has already reported in its own words) are left out.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         warnings.filterwarnings("ignore", category=DeprecationWarning)
         warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
         warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        if ignore is not None:
+            warnings.filterwarnings("ignore", category=ignore)
         yield
     counts = {}
     for item in caught:
@@ -166,3 +172,44 @@ def reported_warnings():
     for (category, message), count in counts.items():
         times = f" ({count} times)" if count > 1 else ""
         print(f"randomts: warning: {message} [{category}]{times}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def blas_threads():
+    """Run a command with BLAS on one thread, and give the setting back after it.
+
+    The command owns its process, so it may set what randomts as a library
+    leaves alone. Its matrices are small for BLAS (a fit's factor has a few
+    hundred to a few thousand columns; ``predict`` works row by row), so
+    more threads gain little on an idle machine and lose much on a busy one,
+    where BLAS threads spin waiting for cores that other processes hold: the
+    demo's experiment took 5.8 times as long with OpenBLAS's two threads as
+    with one, in paired runs on the loaded 2-core machine (see
+    ``docs/reproduction.rst``). One thread also makes the command's results
+    independent of the environment's thread setting.
+    """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def note(notes, text):
+    """Say ``text`` on stderr as ``randomts: <text>``: now, or when ``notes`` (a list) is flushed.
+
+    A command collects what it notes while it checks its input and flushes
+    it when the work starts, so that input refused by a later check gets its
+    one line of error and nothing else.
+    """
+    line = f"randomts: {text}"
+    if notes is None:
+        print(line, file=sys.stderr)
+    else:
+        notes.append(line)
+
+
+def flush_notes(notes):
+    """Print the lines collected in ``notes`` on stderr, and forget them."""
+    for line in notes:
+        print(line, file=sys.stderr)
+    notes.clear()

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+import numpy as np
 
 from randomts.cli.common import (
     add_delimiter,
     check_output,
+    flush_notes,
     formats_help,
     non_negative_int,
+    note,
     positive_int,
     progress_bar,
     reported_warnings,
     save_model,
 )
+from randomts.cli.data import add_missing
+from randomts.exceptions import ConstantInputWarning
 
 __all__ = ["add_fit", "handle_fit"]
 
@@ -167,6 +172,7 @@ def add_fit(commands):
         "--seed (default 5; 0 skips it)",
     )
     add_delimiter(cmd)
+    add_missing(cmd)
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     cmd.add_argument(
         "-o", "--output", metavar="MODEL", required=True, help="where to save the model"
@@ -179,7 +185,8 @@ def add_fit(commands):
 
 def handle_fit(args):
     """Run ``randomts fit`` on the parsed ``args``; the text to print."""
-    from randomts.io.csv_data import read_csv, read_csv_text, select_columns
+    from randomts.cli.data import Table, encode_inputs, rows_digest
+    from randomts.estimators.parameters import warn_constant_inputs
 
     check_output(args.output, args.format)
     targets = list(dict.fromkeys(args.target))
@@ -187,24 +194,49 @@ def handle_fit(args):
     both = [name for name in chosen if name in targets]
     if both:
         raise ValueError(f"The column(s) {both} cannot be both --input and --target.")
-    header, table = read_csv_text(
-        args.data, delimiter=args.delimiter, columns=chosen + targets if chosen else None
-    )
-    if len(header) == 1 and targets != header:  # one column: is the file separated otherwise?
-        read_csv(args.data, delimiter=args.delimiter)  # whose error says so
-    cells = select_columns(header, table, targets, what="target column(s)")
-    inputs = chosen or [name for name in header if name not in targets]
+    table = Table.read(args.data, delimiter=args.delimiter)
+    for names, what in ((targets, "target column(s)"), (chosen, "input column(s)")):
+        Table.read(args.data, delimiter=args.delimiter, columns=names, what=what)  # say which
+    inputs = chosen or [name for name in table.header if name not in targets]
     if not inputs:
         raise ValueError(f"{args.data} has no input columns besides the targets {targets}.")
+    notes = []  # said once the input has passed every check
+    table = table.without_missing(inputs + targets, args.missing, notes=notes)
+    cells = np.column_stack([table.column(name) for name in targets])
     task, labels, reason = _task(args.task, targets, cells)
     if args.task == "auto":
-        print(f"randomts: task: {task} ({reason})", file=sys.stderr)
+        note(notes, f"task: {task} ({reason})")
+    X, names, text_inputs = encode_inputs(table, inputs, chosen=bool(chosen), notes=notes)
+    used = [name for name in inputs if name in names or name in text_inputs]
+    record = {
+        "text_inputs": text_inputs,
+        "training_data": {
+            "columns": used + targets,
+            "rows": table.n_rows,
+            "sha256": rows_digest(table, used + targets),
+        },
+    }
     if task == "classify":
-        _, X = read_csv(args.data, delimiter=args.delimiter, columns=inputs)
-        return _fit_classifier(args, X, labels, inputs, targets[0])
-    header, values = read_csv(args.data, delimiter=args.delimiter, columns=inputs + targets)
-    X, Y = select_columns(header, values, inputs), select_columns(header, values, targets)
-    return _fit_regressor(args, X, Y, inputs, targets)
+        classes = np.unique(labels).size
+        Y = None
+    else:
+        Y = np.column_stack([table.numbers(name) for name in targets])
+    _check_memory(args, X, len(targets) if Y is not None else (1 if classes == 2 else classes))
+    flush_notes(notes)
+    with reported_warnings():  # the constant inputs, by the CSV's names
+        warn_constant_inputs("the model", X, names)
+    if task == "classify":
+        return _fit_classifier(args, X, labels, names, targets[0], record)
+    return _fit_regressor(args, X, Y, names, targets, record)
+
+
+def _check_memory(args, X, n_outputs):
+    """Refuse, before any work, settings whose fit cannot fit in memory."""
+    from randomts.estimators.parameters import check_fit_memory
+    from randomts.estimators.regressor import RandomTSRegressor
+
+    model = RandomTSRegressor(random_state=args.seed, **_model_params(args))
+    check_fit_memory(model, X.shape[0], X.shape[1], n_outputs)
 
 
 def _task(task, targets, cells):
@@ -213,8 +245,6 @@ def _task(task, targets, cells):
     ``labels`` are the class labels of a classification (int when every cell
     is an integer, else the text as written), else None.
     """
-    import numpy as np
-
     if task == "regress":
         return task, None, "--task regress"
     if len(targets) > 1:
@@ -265,9 +295,7 @@ def _listed(values, limit=6):
     return ", ".join(shown) + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
-def _fit_regressor(args, X, Y, inputs, targets):
-    import numpy as np
-
+def _fit_regressor(args, X, Y, inputs, targets, record):
     from randomts.estimators.regressor import RandomTSRegressor
 
     y = Y[:, 0] if len(targets) == 1 else Y  # one target: a model of 1-D predictions
@@ -277,18 +305,37 @@ def _fit_regressor(args, X, Y, inputs, targets):
             f"{args.data} has {X.shape[0]}; pass a smaller --cv, or --cv 0."
         )
     model = RandomTSRegressor(random_state=args.seed, **_model_params(args))
-    with reported_warnings():
+    names = (inputs, targets)
+    with reported_warnings(ignore=ConstantInputWarning):  # said above, by name
         scores = _fit_cross_validated(
-            model, X, y, args, lambda bar: _cross_validated(model, X, y, targets, args, bar)
+            model, X, y, args, names, lambda bar: _cross_validated(model, X, y, names, args, bar)
         )
     rmse = np.sqrt(np.mean((model.predict(X).reshape(Y.shape) - Y) ** 2, axis=0))
-    # The CSV's names: the rules' variables.
-    model.rule_base_ = model.rule_base_.replace(input_names=inputs, output_names=targets)
+    _record(model, record)
     errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse, strict=True))
     summary = (
         f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
     )
     return _saved_report(model, inputs, args, summary, scores)
+
+
+def _named(model, inputs, targets=None):
+    """``model`` with its rules' inputs (and a regressor's outputs) named as the CSV's columns.
+
+    Its warnings (inputs beyond the training range, say) then use those names.
+    """
+    names = {"input_names": inputs}
+    if targets is not None:
+        names["output_names"] = targets
+    model.rule_base_ = model.rule_base_.replace(**names)
+    return model
+
+
+def _record(model, record):
+    """Keep in the saved model how its inputs were read: text inputs, the training rows' digest."""
+    metadata = model.rule_base_.metadata
+    metadata.update({key: value for key, value in record.items() if value})
+    model.rule_base_ = model.rule_base_.replace(metadata=metadata)
 
 
 def _model_params(args):
@@ -308,9 +355,7 @@ def _model_params(args):
     return params
 
 
-def _fit_classifier(args, X, labels, inputs, target):
-    import numpy as np
-
+def _fit_classifier(args, X, labels, inputs, target, record):
     from randomts.estimators.classifier import RandomTSClassifier
 
     classes, counts = np.unique(labels, return_counts=True)
@@ -326,20 +371,18 @@ def _fit_classifier(args, X, labels, inputs, target):
             f"class {rare} of {target!r} has {counts.min()}; pass a smaller --cv, or --cv 0."
         )
     model = RandomTSClassifier(random_state=args.seed, **_model_params(args))
-    with reported_warnings():
+    with reported_warnings(ignore=ConstantInputWarning):  # said above, by name
         scores = _fit_cross_validated(
             model,
             X,
             labels,
             args,
-            lambda bar: _cross_validated_accuracy(model, X, labels, args, bar),
+            (inputs, None),
+            lambda bar: _cross_validated_accuracy(model, X, labels, inputs, args, bar),
         )
         accuracy = np.mean(model.predict(X) == labels)
-    # The CSV's names: the rules' inputs, and the target's name, which `randomts predict`
-    # heads its column of labels with.
-    metadata = model.rule_base_.metadata
-    metadata["target"] = target
-    model.rule_base_ = model.rule_base_.replace(input_names=inputs, metadata=metadata)
+    # The target's name, which `randomts predict` heads its column of labels with.
+    _record(model, {**record, "target": target})
     summary = (
         f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs} to the "
         f"{classes.size} classes of {target!r} ({_listed(classes)}); "
@@ -348,65 +391,68 @@ def _fit_classifier(args, X, labels, inputs, target):
     return _saved_report(model, inputs, args, summary, scores)
 
 
-def _fit_cross_validated(model, X, y, args, cross_validated):
-    """``cross_validated(bar)`` (with ``--cv``), then ``model.fit(X, y)``, under one progress bar."""
+def _fit_cross_validated(model, X, y, args, names, cross_validated):
+    """``cross_validated(bar)`` (with ``--cv``), then ``model.fit(X, y)``, under one progress bar.
+
+    The fitted model's rules take the CSV's ``names`` (inputs, and a
+    regressor's outputs).
+    """
     with progress_bar(args.cv + 1, quiet=args.quiet) as bar:
         scores = cross_validated(bar) if args.cv else None
-        model.fit(X, y)
+        _named(model.fit(X, y), *names)
         bar.update()
     return scores
 
 
 def _saved_report(model, inputs, args, summary, scores):
     """Save the fitted model as if fitted on a table of the CSV's columns; the report's lines."""
-    import numpy as np
-
     model.feature_names_in_ = np.asarray(inputs, dtype=object)
     saved = save_model(model, args.output, args.format)
     return "\n".join([summary, *([scores] if scores is not None else []), saved])
 
 
-def _fold_scores(model, X, y, folds, scoring, bar):
-    """``cross_validate``'s results over ``folds``: one call per fold, for the progress bar."""
-    import numpy as np
-    from sklearn.model_selection import cross_validate
+def _fold_predictions(model, X, y, folds, names, bar):
+    """``(y_test, predicted)`` of each fold: a clone fitted on the others, named as the CSV's."""
+    from sklearn.base import clone
 
     results = []
-    for fold in folds:
-        results.append(cross_validate(model, X, y, cv=[fold], scoring=scoring, error_score="raise"))
+    for train, test in folds:
+        fitted = _named(clone(model).fit(X[train], y[train]), *names)
+        results.append((y[test], fitted.predict(X[test])))
         bar.update()
-    return {key: np.concatenate([r[key] for r in results]) for key in results[0]}
+    return results
 
 
-def _cross_validated_accuracy(model, X, labels, args, bar):
+def _cross_validated_accuracy(model, X, labels, inputs, args, bar):
     """One line: the mean (and standard deviation) of the accuracy over stratified folds."""
-    import numpy as np
     from sklearn.model_selection import StratifiedKFold
 
     folds = StratifiedKFold(n_splits=args.cv, shuffle=True, random_state=args.seed)
-    accuracy = _fold_scores(model, X, labels, folds.split(X, labels), "accuracy", bar)
+    results = _fold_predictions(model, X, labels, folds.split(X, labels), (inputs, None), bar)
+    accuracy = [np.mean(predicted == truth) for truth, predicted in results]
     return (
         f"{args.cv}-fold stratified cross-validation: accuracy "
-        f"{np.mean(accuracy['test_score']):.4g} (sd {np.std(accuracy['test_score']):.2g})"
+        f"{np.mean(accuracy):.4g} (sd {np.std(accuracy):.2g})"
     )
 
 
-def _cross_validated(model, X, y, targets, args, bar):
+def _cross_validated(model, X, y, names, args, bar):
     """One line: the mean (and standard deviation) over the ``--cv`` folds of R^2 and RMSE."""
-    import numpy as np
     from sklearn.metrics import r2_score, root_mean_squared_error
     from sklearn.model_selection import KFold
 
-    def scores(estimator, X_test, y_test):
-        predicted = estimator.predict(X_test)
-        rmse = root_mean_squared_error(y_test, predicted, multioutput="raw_values")
-        return {"r2": r2_score(y_test, predicted), **{f"rmse{k}": v for k, v in enumerate(rmse)}}
-
     folds = KFold(n_splits=args.cv, shuffle=True, random_state=args.seed).split(X)
-    table = _fold_scores(model, X, y, folds, scores, bar)
+    results = _fold_predictions(model, X, y, folds, names, bar)
+    r2 = [r2_score(truth, predicted) for truth, predicted in results]
+    rmse = np.array(
+        [
+            np.atleast_1d(root_mean_squared_error(truth, predicted, multioutput="raw_values"))
+            for truth, predicted in results
+        ]
+    )
 
     def summary(values):
         return f"{np.mean(values):.4g} (sd {np.std(values):.2g})"
 
-    rmse = ", ".join(f"{name} {summary(table[f'test_rmse{k}'])}" for k, name in enumerate(targets))
-    return f"{args.cv}-fold cross-validation: R^2 {summary(table['test_r2'])}; RMSE {rmse}"
+    errors = ", ".join(f"{name} {summary(rmse[:, k])}" for k, name in enumerate(names[1]))
+    return f"{args.cv}-fold cross-validation: R^2 {summary(r2)}; RMSE {errors}"

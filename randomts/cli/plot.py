@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from randomts.cli.common import load_model, positive_int
+from randomts.cli.common import add_delimiter, load_model, positive_int
+from randomts.cli.data import add_missing
 
 __all__ = ["add_plot", "handle_plot"]
 
@@ -40,9 +41,12 @@ def add_plot(commands):
     cmd.add_argument(
         "--data",
         metavar="DATA.csv",
-        help="a CSV file with the model's input columns: its ranges, drawn as points",
+        help="a CSV file with the model's input columns (by name; other columns may hold "
+        "anything): its ranges, drawn as points",
     )
     cmd.add_argument("--dpi", type=positive_int, default=100, help="resolution (default 100)")
+    add_delimiter(cmd)
+    add_missing(cmd)
     cmd.set_defaults(handler=handle_plot)
 
 
@@ -72,10 +76,9 @@ def handle_plot(args):
         features = tuple(features)
     X = None
     if args.data is not None:
-        from randomts.io.csv_data import read_csv, select_columns
+        from randomts.cli.data import model_inputs
 
-        header, values = read_csv(args.data)
-        X = select_columns(header, values, names, what="input column(s)")
+        X, _, _ = model_inputs(args.data, rule_base, delimiter=args.delimiter, missing=args.missing)
     try:
         from randomts.plotting import plot_overview
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import argparse
 
-from randomts.cli.common import add_delimiter, load_model, positive_int, reported_warnings
+import numpy as np
+
+from randomts.cli.common import (
+    add_delimiter,
+    flush_notes,
+    load_model,
+    positive_int,
+    reported_warnings,
+)
+from randomts.cli.data import add_missing
 
 __all__ = [
     "add_rules",
@@ -48,8 +57,8 @@ def add_rules(commands):
     cmd.add_argument(
         "--data",
         metavar="DATA.csv",
-        help="a CSV file with the model's input columns (by name): order the rules by "
-        "their importance on it",
+        help="a CSV file with the model's input columns (by name; other columns may hold "
+        "anything): order the rules by their importance on it",
     )
     cmd.add_argument(
         "--top",
@@ -60,7 +69,8 @@ def add_rules(commands):
     cmd.add_argument(
         "--check",
         action="store_true",
-        help="with --data holding the model's output columns too (by name): set each rule "
+        help="with --data holding the model's output columns too (by name; for a classifier "
+        "fitted by 'randomts fit', its target column): set each rule "
         "beside the model's prediction and the data's mean where it lives (at its centre for "
         "random rules, averaged where it fires for a general system), and mark with '!' a "
         "rule whose THEN part disagrees with either or whose widths exceed the data's range",
@@ -84,6 +94,8 @@ def add_rules(commands):
         action="store_true",
         help="print the lossless TXT format (every digit, as saved to .txt files)",
     )
+    add_delimiter(cmd)
+    add_missing(cmd)
     cmd.set_defaults(handler=handle_rules)
 
 
@@ -96,17 +108,8 @@ def handle_rules(args):
         raise ValueError("--top needs --data, the data on which the rules are ranked.")
     if args.check and args.data is None:
         raise ValueError("--check needs --data, with the model's input and output columns.")
-    X = y = None
-    if args.data is not None:
-        from randomts.io.csv_data import read_csv, select_columns
-
-        header, values = read_csv(args.data)
-        X = select_columns(header, values, list(rule_base.input_names), what="input column(s)")
-        if args.check:
-            y = select_columns(
-                header, values, list(rule_base.output_names), what="output column(s)"
-            )
-    if isinstance(rule_base, FuzzySystem):  # any Takagi-Sugeno system, with its own names
+    system = isinstance(rule_base, FuzzySystem)  # any Takagi-Sugeno system, with its own names
+    if system:
         unsupported = [
             flag
             for flag, value in (("--labels", args.labels), ("--intercept", args.intercept))
@@ -117,32 +120,31 @@ def handle_rules(args):
                 f"{', '.join(unsupported)} apply to random-rule models; "
                 f"{args.model} holds a general Takagi-Sugeno system."
             )
-        if args.lossless:
-            if args.style != "text" or args.data:
-                raise ValueError(
-                    "--lossless prints the system's text with every digit; it takes no "
-                    "--format or --data."
-                )
-            return rule_base.to_text(precision=None)
-        with reported_warnings():
-            if args.style == "text":
-                return rule_base.to_text(precision=args.precision, X=X, y=y, top=args.top)
-            return rule_base.table(
-                fmt="plain" if args.style == "table" else args.style,
-                precision=args.precision,
-                X=X,
-                y=y,
-                top=args.top,
-            )
     if args.lossless:
-        if args.style != "text" or args.data or args.labels or args.intercept:
+        if system and (args.style != "text" or args.data):
+            raise ValueError(
+                "--lossless prints the system's text with every digit; it takes no "
+                "--format or --data."
+            )
+        if not system and (args.style != "text" or args.data or args.labels or args.intercept):
             raise ValueError(
                 "--lossless prints the TXT format; it takes no --format, --data, "
                 "--labels, --intercept or --check."
             )
         from randomts.io.text_format import format_rules
 
-        return format_rules(rule_base)
+        return rule_base.to_text(precision=None) if system else format_rules(rule_base)
+    X = y = None
+    if args.data is not None:
+        notes = []
+        X, y = _data(rule_base, args, notes)
+        flush_notes(notes)
+    fmt = "plain" if args.style == "table" else args.style
+    if system:
+        with reported_warnings():
+            if args.style == "text":
+                return rule_base.to_text(precision=args.precision, X=X, y=y, top=args.top)
+            return rule_base.table(fmt=fmt, precision=args.precision, X=X, y=y, top=args.top)
     options = dict(
         precision=args.precision,
         labels=args.labels,
@@ -153,7 +155,65 @@ def handle_rules(args):
     )
     if args.style == "text":
         return rule_base.to_text(**options)
-    return rule_base.table(fmt="plain" if args.style == "table" else args.style, **options)
+    return rule_base.table(fmt=fmt, **options)
+
+
+def _data(rule_base, args, notes):
+    """``(X, y)`` of ``--data``: the model's inputs, and with ``--check`` its outputs.
+
+    A classifier fitted by ``randomts fit`` is checked against its target
+    column, coded as the scores it fits (for two classes ``+1`` for the
+    second in sorted order and ``-1`` for the first; else one 0/1 column per
+    class).
+    """
+
+    metadata = getattr(rule_base, "metadata", {})
+    target = metadata.get("target") if metadata.get("classes") else None
+    outputs = [] if not args.check else [target] if target else list(rule_base.output_names)
+    X, table = _inputs_and_outputs(args.data, rule_base, args, outputs, bool(target), notes)
+    if not args.check:
+        return X, None
+    if target:
+        return X, _class_scores(table, target, metadata["classes"])
+    return X, np.column_stack([table.numbers(name) for name in outputs])
+
+
+def _inputs_and_outputs(path, rule_base, args, outputs, classifier, notes):
+    """``(X, table)`` of the CSV file ``path``: the model's inputs, and ``outputs`` in ``table``."""
+    from randomts.cli.data import model_inputs
+
+    X, table, _ = model_inputs(
+        path,
+        rule_base,
+        delimiter=args.delimiter,
+        missing=args.missing,
+        extra=outputs,
+        extra_what="target column" if classifier else "output column(s)",
+        notes=notes,
+    )
+    return X, table
+
+
+def _class_scores(table, target, classes):
+    """The scores a classifier fits, from the labels of its target column (see :func:`_data`)."""
+    cells = table.column(target)
+    classes = [str(c) for c in classes]
+    try:  # numeric labels compare as numbers: 1 and 1.0 are one class
+        found = np.asarray(cells, dtype=float)
+        known = np.asarray(classes, dtype=float)
+    except ValueError:
+        found, known = cells, np.asarray(classes)
+    index = np.full(cells.size, -1)
+    for k, label in enumerate(known):
+        index[found == label] = k
+    if np.any(index < 0):
+        row = int(np.argmax(index < 0))
+        raise table.not_a_number(
+            target, row, f"not one of the classes the model was fitted to: {classes}"
+        )
+    if len(classes) == 2:
+        return np.where(index == 1, 1.0, -1.0)[:, None]
+    return np.eye(len(classes))[index]
 
 
 def add_predict(commands):
@@ -162,9 +222,10 @@ def add_predict(commands):
         "predict",
         help="predict the outputs of a model for every row of a CSV file",
         description="Read MODEL and DATA.csv (a header row naming the model's inputs; other "
-        "columns are ignored) and write one CSV row of outputs per data row, with a header of "
-        "the model's output names; for a classifier, the predicted class label, headed by the "
-        "name of the target column it was fitted to by 'randomts fit' (else 'class').",
+        "columns may hold anything) and write one CSV row of outputs per data row, each column "
+        "headed predicted(<output>); for a classifier, the predicted class label, headed "
+        "predicted(<target>) with the name of the target column it was fitted to by "
+        "'randomts fit' (else 'class').",
     )
     cmd.add_argument("model", metavar="MODEL", help="a saved model")
     cmd.add_argument("data", metavar="DATA.csv", help="inputs, with a header row")
@@ -176,17 +237,19 @@ def add_predict(commands):
         type=_coverage,
         metavar="COVERAGE",
         help="also write conformal prediction intervals at this coverage (e.g. 0.9): the "
-        "columns <output>_lower and <output>_upper after each output; for a classifier, the "
-        "column <target>_set, the labels of the prediction set joined by '|'. The scores come "
+        "columns lower(<output>) and upper(<output>) after each output; for a classifier, the "
+        "column set(<target>), the labels of the prediction set joined by '|'. The scores come "
         "from --calibration, or from MODEL if it was saved with split-conformal scores",
     )
     cmd.add_argument(
         "--calibration",
         metavar="CAL.csv",
         help="with --interval: rows that the model was not fitted to, with its input and output "
-        "(or target) columns, whose errors calibrate the intervals (split conformal)",
+        "(or target) columns, whose errors calibrate the intervals (split conformal); the "
+        "rows a model was fitted to by 'randomts fit' are refused",
     )
     add_delimiter(cmd)
+    add_missing(cmd)
     cmd.set_defaults(handler=handle_predict)
 
 
@@ -205,32 +268,41 @@ def _coverage(text):
 
 def handle_predict(args):
     """Run ``randomts predict`` on the parsed ``args``; the text to print."""
-    import numpy as np
-
     from randomts.analysis.protocol import as_model
+    from randomts.cli.data import model_inputs
     from randomts.io import load
-    from randomts.io.csv_data import format_csv, read_csv, write_csv
+    from randomts.io.csv_data import format_csv, write_csv
 
     if args.calibration is not None and args.interval is None:
         raise ValueError("--calibration calibrates the intervals of --interval; give both.")
     model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
     rule_base = as_model(model, "randomts predict")
-    _, X = read_csv(args.data, delimiter=args.delimiter, columns=list(rule_base.input_names))
+    notes = []
+    X, _, kept = model_inputs(
+        args.data,
+        rule_base,
+        delimiter=args.delimiter,
+        missing=args.missing,
+        dropped="left the outputs empty for",
+        notes=notes,
+    )
     if args.interval is not None:
-        _calibrate(model, args)
+        _calibrate(model, args, notes)
+    flush_notes(notes)
     with reported_warnings():
         Y = model.predict(X)
         if hasattr(model, "classes_"):  # a classifier: one column of labels, named by the target
             target = str(rule_base.metadata.get("target", "class"))
-            header = [target]
+            header = [f"predicted({target})"]
             Y = Y.astype(str).reshape(-1, 1)
             if args.interval is not None:
                 sets = _interval(model, "predict_set", X, args)
                 labels = ["|".join(str(c) for c in model.classes_[row]) for row in sets]
-                header.append(f"{target}_set")
+                header.append(f"set({target})")
                 Y = np.column_stack([Y, np.array(labels, dtype=str)])
         else:
-            header = list(rule_base.output_names)
+            outputs = list(rule_base.output_names)
+            header = [f"predicted({name})" for name in outputs]
             Y = Y.reshape(X.shape[0], rule_base.n_outputs)  # a column per output
             if args.interval is not None:
                 lower, upper = _interval(model, "predict_interval", X, args)
@@ -238,17 +310,22 @@ def handle_predict(args):
                 Y = np.stack([Y, lower.reshape(shape), upper.reshape(shape)], axis=2)
                 Y = Y.reshape(X.shape[0], -1)  # each output, then its bounds
                 header = [
-                    f"{name}{suffix}" for name in header for suffix in ("", "_lower", "_upper")
+                    f"{kind}({name})"
+                    for name in outputs
+                    for kind in ("predicted", "lower", "upper")
                 ]
+    if not kept.all():  # rows with a missing input: empty outputs, one line per row still
+        cells = Y.astype(str) if Y.dtype.kind in "US" else np.vectorize(lambda v: repr(float(v)))(Y)
+        Y = np.full((kept.size, Y.shape[1]), "", dtype=cells.dtype)
+        Y[kept] = cells
     if args.output:
         write_csv(args.output, header, Y, delimiter=args.delimiter)
         return f"wrote {args.output} ({Y.shape[0]} rows)"
     return format_csv(header, Y, delimiter=args.delimiter).rstrip("\n")
 
 
-def _calibrate(model, args):
+def _calibrate(model, args, notes):
     """Give ``model`` the split-conformal scores of ``--calibration``, if given."""
-    from randomts.io.csv_data import read_csv, read_csv_text
 
     if not hasattr(model, "conformalize"):
         raise ValueError(
@@ -258,22 +335,39 @@ def _calibrate(model, args):
     if args.calibration is None:
         return
     rule_base = model.rule_base_
-    inputs = list(rule_base.input_names)
-    if hasattr(model, "classes_"):
-        target = str(rule_base.metadata.get("target", "class"))
-        _, X = read_csv(args.calibration, delimiter=args.delimiter, columns=inputs)
-        _, labels = read_csv_text(args.calibration, delimiter=args.delimiter, columns=[target])
-        y = labels[:, 0]
+    classifier = hasattr(model, "classes_")
+    target = str(rule_base.metadata.get("target", "class"))
+    outputs = [target] if classifier else list(rule_base.output_names)
+    X, table = _inputs_and_outputs(args.calibration, rule_base, args, outputs, classifier, notes)
+    _refuse_training_rows(table, rule_base.metadata, args)
+    if classifier:
+        y = table.column(target)
         if model.classes_.dtype.kind in "biuf":  # labels of numbers: compare as numbers
             y = _numeric_labels(y, target, model.classes_.dtype)
     else:
-        outputs = list(rule_base.output_names)
-        _, values = read_csv(args.calibration, delimiter=args.delimiter, columns=inputs + outputs)
-        X, y = values[:, : len(inputs)], values[:, len(inputs) :]
+        y = np.column_stack([table.numbers(name) for name in outputs])
         if y.shape[1] == 1:  # one output: 1-D, whichever way the model was fitted
             y = y[:, 0]
     with reported_warnings():
         model.conformalize(X, y)
+
+
+def _refuse_training_rows(table, metadata, args):
+    """Refuse calibration rows that are the rows the model was fitted to (``fit`` saves a digest)."""
+    from randomts.cli.data import rows_digest
+
+    record = metadata.get("training_data") or {}
+    columns = record.get("columns") or []
+    if not columns or any(name not in table.header for name in columns):
+        return
+    if rows_digest(table, columns) == record.get("sha256"):
+        raise ValueError(
+            f"--calibration {args.calibration} holds the {table.n_rows} rows that "
+            f"{args.model} was fitted to: a model's errors on its own training rows are "
+            "smaller than on new rows, so intervals calibrated on them would cover less than "
+            "they promise. Calibrate on rows held out of the fit (fit on part of the data, "
+            "and pass the rest)."
+        )
 
 
 def _numeric_labels(cells, target, dtype):
@@ -323,8 +417,10 @@ def add_explain(commands):
     cmd.add_argument(
         "--x",
         required=True,
-        metavar="V1,V2,...",
-        help="the input values in the model's input order (write --x=-1,2 for a leading minus)",
+        metavar="NAME=V,...",
+        help="the input, by name (--x speed=1,load=0.5; a text column fitted as one-hot "
+        "inputs takes its text, --x ShelveLoc=Good) or as values in the model's input order "
+        "(--x 1,0.5; write --x=-1,2 for a leading minus)",
     )
     cmd.add_argument(
         "--top",
@@ -347,16 +443,10 @@ def add_explain(commands):
 
 def handle_explain(args):
     """Run ``randomts explain`` on the parsed ``args``; the text to print."""
+    from randomts.cli.data import inputs_at
+
     rule_base = load_model(args.model, keep_names=True)
-    try:
-        x = [float(v) for v in args.x.split(",")]
-    except ValueError:
-        raise ValueError(f"--x must be comma-separated numbers; got {args.x!r}.") from None
-    if len(x) != rule_base.n_features:
-        raise ValueError(
-            f"--x has {len(x)} value(s) but the model has {rule_base.n_features} inputs "
-            f"{list(rule_base.input_names)}."
-        )
+    x = inputs_at(args.x, rule_base)
     with reported_warnings():  # a general system warns where no rule fires
         explanation = rule_base.explain(x, top=args.top)
     return explanation.to_text(fmt=args.style, precision=args.precision)

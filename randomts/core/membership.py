@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "SMALLEST_WIDTH",
+    "UNTESTED_WIDTH",
     "gaussian",
     "gaussian_memberships",
     "log_firing_strengths",
@@ -30,6 +32,11 @@ __all__ = [
 #: Smallest Gaussian width: the smallest normal float, so that ``1 / sigma`` (which the
 #: kernels multiply by) is finite.
 SMALLEST_WIDTH = float(np.finfo(np.float64).tiny)
+
+#: Width of a set that holds every value: a rule whose set on an input is this wide does not
+#: test that input (the membership is 1 for any value within 1e142 of the centre), which is
+#: how a fitted model leaves out an input that held one value in every training row.
+UNTESTED_WIDTH = 1e300
 
 #: Entries of the (n_rows, n_rules) work arrays computed at once, in every layer
 #: (1 MiB: blocks that stay in cache, and memory bounded whatever n_samples).

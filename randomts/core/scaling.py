@@ -2,8 +2,10 @@
 
 Every fit that standardises its inputs (the estimators, streaming and dask
 fits, k-means placement, refinement) takes the mean and the standard
-deviation of each feature, a standard deviation of 0 (a constant feature)
-counting as 1 so that the feature stays as it is, shifted to 0.
+deviation of each feature, a standard deviation of 0 counting as 1 so that
+the feature stays as it is, shifted to 0. A feature that holds one value in
+every row gets that value as its mean and a scale of 1 (its standardised
+value is 0), not the rounding error of its standard deviation.
 
 Examples
 --------
@@ -44,10 +46,15 @@ class Standardisation:
 
         Examples
         --------
-        >>> Standardisation.of(np.array([[0.0], [2.0]])).scale
-        array([1.])
+        >>> scaling = Standardisation.of(np.array([[0.0, 0.1], [2.0, 0.1]]))
+        >>> scaling.mean.tolist(), scaling.scale.tolist()
+        ([1.0, 0.1], [1.0, 1.0])
         """
-        return cls.from_moments(X.mean(axis=0), X.std(axis=0))
+        mean, std = X.mean(axis=0), X.std(axis=0)
+        constant = np.all(X == X[:1], axis=0)  # one value in every row
+        mean[constant] = X[0, constant]
+        std[constant] = 0.0
+        return cls.from_moments(mean, std)
 
     @classmethod
     def from_moments(cls, mean, std):

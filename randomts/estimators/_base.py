@@ -21,15 +21,22 @@ from sklearn.utils.validation import check_is_fitted
 from randomts._validation import check_int, check_matrix, validate_numeric_data
 from randomts._version import __version__
 from randomts.analysis.importance import prune, rule_importance
+from randomts.core.ranges import EXTRAPOLATION_MARGIN
 from randomts.core.sampling import PAPER_CENTER_SCALE, default_width_range
 from randomts.core.scaling import Standardisation
-from randomts.estimators.antecedents import Structure, draw_rules, refine_rules
+from randomts.estimators.antecedents import (
+    Structure,
+    draw_rules,
+    refine_rules,
+    without_untested_slopes,
+)
 from randomts.estimators.extrapolation import TrainingDomain, is_plain_valid_input
 from randomts.estimators.intervals import SplitScores
 from randomts.estimators.parameters import (
     INTERPRETABLE,
     auto_alpha,
     check_hyperparameters,
+    warn_constant_inputs,
     warn_if_underdetermined,
 )
 from randomts.estimators.saving import (
@@ -221,12 +228,14 @@ class _RandomTSEstimator(BaseEstimator):
         """The fit of every estimator, on rows in memory or held elsewhere.
 
         1. the rows' ranges, and their standardisation when
-           ``standardize=True``;
+           ``standardize=True`` (a warning names the inputs that hold one
+           value, which the model leaves out);
         2. the antecedents (:meth:`_antecedent_step`) on the inputs as the
            fit sees them;
         3. the consequents fitted on every row, unless the antecedent step
            fitted them and keeps them, and the weakest firing of a row's
-           strongest rule;
+           strongest rule (a warning says when the rows leave the
+           consequents undetermined);
         4. the fitted state (:meth:`_set_fit`).
 
         ``stacklevel`` points the warnings at the user's call, as for
@@ -234,6 +243,9 @@ class _RandomTSEstimator(BaseEstimator):
         """
         self.n_features_in_ = rows.n_features
         self.n_outputs_ = rows.n_outputs
+        if rows.X is not None:  # inputs that hold one value: the model leaves them out
+            names = getattr(self, "feature_names_in_", None)
+            warn_constant_inputs(type(self).__name__, rows.X, names, stacklevel=stacklevel + 1)
         domain, scaling = rows.statistics(self.standardize)
         U = rows.inputs(scaling)
         structure = self._antecedent_step(U, rows.targets, output_names, checked=rows.checked)
@@ -241,11 +253,9 @@ class _RandomTSEstimator(BaseEstimator):
             fit = structure.consequents
             weakest = rows.weakest_log_firing(structure.rules, U)
         else:
-            if rows.complete and not self._auto_alpha():
-                warn_if_underdetermined(
-                    self, structure.rules, rows.n_samples, stacklevel=stacklevel + 1
-                )
             fit, weakest = rows.fit_consequents(structure.rules, U, self._consequent_settings())
+        if rows.complete and rows.targets is not None:
+            warn_if_underdetermined(self, fit.rule_base, U, rows.targets, stacklevel=stacklevel + 1)
         domain = TrainingDomain(domain.low, domain.high, weakest)
         self._set_fit(
             fit, scaling=scaling, domain=domain, n_samples=rows.n_samples, y_ndim=rows.y_ndim
@@ -324,6 +334,7 @@ class _RandomTSEstimator(BaseEstimator):
                 "input_range": np.column_stack([low[:n_features], high[:n_features]]),
                 "output_range": np.column_stack([low[n_features:], high[n_features:]]),
             }
+            rule_base = without_untested_slopes(rule_base, low, high)
         self.rule_base_ = self._named(
             rule_base.replace(metadata=metadata, check_input=False, **ranges)
         )
@@ -473,13 +484,19 @@ class _RandomTSEstimator(BaseEstimator):
             self._conformity = SplitScores(rule_base, recorded_scores(conformity, rule_base))
 
     # ------------------------------------------------------------------ rows given to a fitted model
-    def _checked_inputs(self, X, *, stacklevel=3):
-        """``X`` checked against the fitted inputs, and warned about where it lies beyond them."""
+    def _checked_inputs(self, X, *, method="predict", margin=EXTRAPOLATION_MARGIN, stacklevel=3):
+        """``X`` checked against the fitted inputs, and warned about where it lies beyond them.
+
+        ``method`` and ``margin`` as in
+        :meth:`~randomts.estimators.extrapolation.TrainingDomain.warn_if_extrapolating`.
+        """
         check_is_fitted(self, "rule_base_")
         if not is_plain_valid_input(self, X):
             X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
         if self._domain is not None:
-            self._domain.warn_if_extrapolating(X, self.rule_base_, stacklevel=stacklevel)
+            self._domain.warn_if_extrapolating(
+                X, self.rule_base_, method=method, margin=margin, stacklevel=stacklevel
+            )
         return X
 
     @property

@@ -14,13 +14,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from randomts.core.membership import UNTESTED_WIDTH
 from randomts.core.sampling import check_random_state, default_width_range
 from randomts.fitting.consequents import consequent_fit
 from randomts.fitting.kmeans import kmeans_antecedents
 from randomts.fitting.refinement import refine_antecedents
 from randomts.fuzzy.rulebase import RuleBase
 
-__all__ = ["MIN_REFINE_SAMPLES", "Structure", "draw_rules", "refine_rules"]
+__all__ = [
+    "MIN_REFINE_SAMPLES",
+    "Structure",
+    "draw_rules",
+    "refine_rules",
+    "untested_constant_inputs",
+    "without_untested_slopes",
+]
 
 #: Fewest training rows that ``refine > 0`` accepts (a fifth of them held out).
 MIN_REFINE_SAMPLES = 5
@@ -51,6 +59,62 @@ class Structure:
     rules: RuleBase
     consequents: object = None
     keep: bool = False
+
+
+def untested_constant_inputs(antecedents, U):
+    """``antecedents`` with every input that is constant over the rows of ``U`` left untested.
+
+    The model cannot learn the effect of an input that held one value in
+    every training row: each rule's set on it is centred on that value and
+    holds every value (:data:`~randomts.core.membership.UNTESTED_WIDTH`), so
+    no rule tests it, and its slopes, whose design columns are then 0, fit
+    to 0. With fewer than two rows nothing is constant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> U = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> rules = untested_constant_inputs(RuleBase.random(2, n_rules=2, random_state=0), U)
+    >>> rules.centers[:, 1].tolist(), rules.sigmas[:, 1].tolist()
+    ([1.0, 1.0], [1e+300, 1e+300])
+    """
+    if U.shape[0] < 2:
+        return antecedents
+    low, high = np.asarray(U.min(axis=0)), np.asarray(U.max(axis=0))  # also for a dask array
+    constant = np.flatnonzero(low == high)
+    if constant.size == 0:
+        return antecedents
+    centers, sigmas = antecedents.centers.copy(), antecedents.sigmas.copy()
+    centers[:, constant] = low[constant]
+    sigmas[:, constant] = UNTESTED_WIDTH
+    return antecedents.replace(centers=centers, sigmas=sigmas, check_input=False)
+
+
+def without_untested_slopes(rule_base, low, high):
+    """``rule_base`` with no slope on an input whose training range ``[low, high]`` is one value.
+
+    Such an input is constant in the training rows, so its slopes are not
+    learned (with ``alpha="auto"`` they come from the prior, a linear fit that
+    splits the constant between them and the intercepts): each moves into its
+    rule's constant (``intercept += slope * value``), which leaves every
+    training prediction as it was and the predictions elsewhere independent
+    of the input.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0, 2.0]], sigmas=[[1.0, 1.0]], coef=[[[1.0, 3.0]]])
+    >>> flat = without_untested_slopes(rb, np.array([-1.0, 2.0]), np.array([1.0, 2.0]))
+    >>> flat.coef.tolist(), flat.intercept.tolist()
+    ([[[1.0, 0.0]]], [[6.0]])
+    """
+    constant = np.flatnonzero(low[: rule_base.n_features] == high[: rule_base.n_features])
+    if constant.size == 0 or not np.any(rule_base.coef[:, :, constant]):
+        return rule_base
+    coef = rule_base.coef.copy()
+    intercept = rule_base.intercept + coef[:, :, constant] @ low[constant]
+    coef[:, :, constant] = 0.0
+    return rule_base.replace(coef=coef, intercept=intercept, check_input=False)
 
 
 def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, check_input=True):
@@ -102,7 +166,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
             random_state=check_random_state(model.random_state),
             check_input=check_input,
         )
-        return RuleBase(
+        rules = RuleBase(
             centers,
             sigmas,
             n_outputs=n_outputs,
@@ -111,7 +175,8 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
             output_names=output_names,
             check_input=check_input,
         )
-    return RuleBase.random(
+        return untested_constant_inputs(rules, U)
+    rules = RuleBase.random(
         n_features,
         n_outputs,
         model.n_rules,
@@ -126,6 +191,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
         random_state=check_random_state(model.random_state),
         check_input=check_input,
     )
+    return untested_constant_inputs(rules, U)
 
 
 def refine_rules(model, antecedents, U, Y):
@@ -177,4 +243,6 @@ def refine_rules(model, antecedents, U, Y):
         random_state=check_random_state(model.random_state),
         check_input=False,
     )
-    return refined.replace(metadata=antecedents.metadata, check_input=False)
+    return untested_constant_inputs(
+        refined.replace(metadata=antecedents.metadata, check_input=False), U
+    )

@@ -511,7 +511,7 @@ center_scale, center_bounds, refine, random_state, n_jobs
         """
         check_is_fitted(self, "classes_")
         coverage = check_coverage(coverage, owner="predict_set")
-        X = self._checked_inputs(X)
+        X = self._checked_inputs(X, method="predict_set", margin=0.0)
         scores = current_scores(
             getattr(self, "_conformity", None), self.rule_base_, type(self).__name__, "predict_set"
         )

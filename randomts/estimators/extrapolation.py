@@ -103,14 +103,20 @@ class TrainingDomain:
             np.minimum(self.low, other.low), np.maximum(self.high, other.high), weakest
         )
 
-    def warn_if_extrapolating(self, X, rule_base, *, stacklevel=2):
+    def warn_if_extrapolating(
+        self, X, rule_base, *, method="predict", margin=EXTRAPOLATION_MARGIN, stacklevel=2
+    ):
         """Warn about rows of ``X`` beyond the training data, in about ``O(n_samples * n_features)``.
 
         Two checks, each an :class:`~randomts.exceptions.ExtrapolationWarning`:
 
         - rows with an input beyond its training range by more than
-          :data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` of its span; the
-          message names the inputs and how far out they are;
+          ``margin`` of its span
+          (:data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` for
+          ``predict``; 0 for the conformal ``predict_interval`` and
+          ``predict_set``, whose coverage holds only for rows like the
+          training rows); the message names ``method``, the inputs and how
+          far out they are;
         - rows outside the box of the training inputs where no rule fires:
           the firing of their strongest rule is below ``1e-3`` times the
           weakest such firing over the training rows.
@@ -136,7 +142,8 @@ class TrainingDomain:
         outside = np.flatnonzero(((X < low) | (X > high)).any(axis=1))
         if outside.size == 0:
             return
-        self._warn_beyond_range(X, outside, low, high, rule_base.input_names, stacklevel + 1)
+        names = rule_base.input_names
+        self._warn_beyond_range(X, outside, low, high, names, method, margin, stacklevel + 1)
         weakest = self.weakest_log_firing
         if weakest is None:
             return
@@ -151,7 +158,7 @@ class TrainingDomain:
             )
             warnings.warn(
                 f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to "
-                "predict lie where no rule fires: their strongest rule fires below "
+                f"{method} lie where no rule fires: their strongest rule fires below "
                 f"{np.exp(threshold):.3g}, {EXTRAPOLATION_FACTOR:g} times the weakest firing of "
                 f"a training row's strongest rule ({np.exp(weakest):.3g}). Their predictions are "
                 f"extrapolations ({fate}).",
@@ -160,10 +167,10 @@ class TrainingDomain:
             )
 
     @staticmethod
-    def _warn_beyond_range(X, outside, low, high, names, stacklevel):
+    def _warn_beyond_range(X, outside, low, high, names, method, margin, stacklevel):
         """The range part of :meth:`warn_if_extrapolating`, on the rows ``outside`` the box."""
         rows = X[outside]
-        beyond = beyond_range(rows, low, high)
+        beyond = beyond_range(rows, low, high, margin)
         flagged = beyond.any(axis=1)
         if not flagged.any():
             return
@@ -174,6 +181,12 @@ class TrainingDomain:
             worst = int(np.argmax(np.abs(column)))
             side, end = ("above", high[k]) if column[worst] > 0 else ("below", low[k])
             far = abs(column[worst])
+            if high[k] == low[k]:  # the distance is in the data's units
+                parts.append(
+                    f"{names[k]} up to {far:.3g} {side} {end:.6g}, its one value in training "
+                    f"(row {int(outside[worst])})"
+                )
+                continue
             far = f"{100 * far:.3g}% of its span" if far < 1 else f"{far:.3g} times its span"
             parts.append(
                 f"{names[k]} up to {far} {side} its training "
@@ -181,10 +194,19 @@ class TrainingDomain:
                 f"(row {int(outside[worst])})"
             )
         count = int(flagged.sum())
+        by = f" by more than {100 * margin:g}% of its span" if margin > 0 else ""
+        coverage = (
+            ""
+            if method == "predict"
+            else " Conformal coverage holds only for rows like the training (or calibration) "
+            "rows: there it may fall short."
+        )
         warnings.warn(
-            f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to predict lie "
-            f"beyond the training range of an input by more than {100 * EXTRAPOLATION_MARGIN:g}% "
-            "of its span, where the model extrapolates: " + "; ".join(parts) + ".",
+            f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to {method} "
+            f"lie beyond the training range of an input{by}, where the model extrapolates: "
+            + "; ".join(parts)
+            + "."
+            + coverage,
             ExtrapolationWarning,
             stacklevel=stacklevel + 1,
         )

@@ -1,9 +1,10 @@
-"""The estimators' hyperparameters, and what a fit checks and warns about before it runs.
+"""The estimators' hyperparameters, and what a fit checks and warns about in the data.
 
 The hyperparameters of :class:`~randomts.RandomTSRegressor` and
 :class:`~randomts.RandomTSClassifier` (every message names the parameter,
 the value received and what is allowed), the memory a fit needs, the
-targets a weighted sum reproduces poorly and an underdetermined fit.
+targets a weighted sum reproduces poorly, inputs that hold one value and an
+underdetermined fit.
 """
 
 from __future__ import annotations
@@ -13,22 +14,31 @@ import warnings
 import numpy as np
 
 from randomts._threads import effective_n_jobs
-from randomts._validation import check_int, check_int_option, check_option, check_pair, check_real
+from randomts._validation import (
+    check_int,
+    check_int_option,
+    check_option,
+    check_pair,
+    check_real,
+    constant_columns,
+)
 from randomts.core.accumulators import check_factor_memory
 from randomts.core.solvers import SOLVERS
-from randomts.exceptions import RandomTSWarning, UnderdeterminedWarning
+from randomts.exceptions import ConstantInputWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.local_learning import LEARNING, check_local_weight
 from randomts.fitting.protocol import check_alpha
 
 __all__ = [
     "CENTERS",
     "FAR_OFFSET",
+    "INTERPOLATION_TOLERANCE",
     "INTERPRETABLE",
     "auto_alpha",
     "check_fit_memory",
     "check_hyperparameters",
     "n_unknowns",
     "output_names",
+    "warn_constant_inputs",
     "warn_if_far_offset",
     "warn_if_underdetermined",
     "without_refinement",
@@ -197,31 +207,161 @@ def warn_if_far_offset(model, Y, *, stacklevel=3):
         )
 
 
-def warn_if_underdetermined(model, antecedents, n_samples, *, stacklevel=3):
-    """Warn when a float ``alpha`` of 0 leaves at least as many unknowns as rows.
+#: A fit reproduces its training targets when its residuals' root mean square is within this
+#: fraction of their standard deviation.
+INTERPOLATION_TOLERANCE = 1e-6
+
+
+def warn_if_underdetermined(model, rule_base, U, Y, *, stacklevel=3):
+    """Warn when the training rows leave the model's unknowns undetermined.
+
+    With at least as many unknowns per output as rows, an
+    :class:`~randomts.exceptions.UnderdeterminedWarning` names both when
+
+    - ``alpha`` is 0: the consequents interpolate the training targets;
+    - the fit reproduces the training targets anyway (the root mean square
+      of its residuals within :data:`INTERPOLATION_TOLERANCE` of their
+      standard deviation): the penalty, e.g. chosen by leave-one-out on few
+      rows, did not shrink it, and the training error says nothing;
+    - there are no more rows than a linear model in the inputs has
+      coefficients (``n_features + 1``): no penalty can tell the inputs'
+      effects apart.
+
+    More unknowns than rows alone is not a warning: with a penalty chosen by
+    leave-one-out the fit then behaves as kernel ridge regression, and on
+    small data sets it predicts as well as fewer rules.
+
+    Parameters
+    ----------
+    model : RandomTSRegressor
+        The estimator being fitted.
+    rule_base : RuleBase
+        The fitted rules, on the inputs as ``fit`` saw them.
+    U, Y : ndarray
+        Those inputs, and the targets (2-D).
 
     Examples
     --------
     >>> import warnings
+    >>> import numpy as np
     >>> from randomts import RandomTSRegressor, RuleBase
-    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> rules = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> U, Y = np.zeros((20, 2)), np.zeros((20, 1))
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     warn_if_underdetermined(RandomTSRegressor(alpha=0.0), antecedents, 20)
+    ...     warn_if_underdetermined(RandomTSRegressor(alpha=0.0), rules, U, Y)
     >>> str(caught[0].message)[:53]
     'RandomTSRegressor fits 30 unknowns per output (10 rul'
     """
-    unknowns = n_unknowns(antecedents.n_rules, antecedents.n_features, model.order)
-    if float(model.alpha) == 0.0 and unknowns >= n_samples:
-        warnings.warn(
-            f"{type(model).__name__} fits {unknowns} unknowns per output "
-            f"({antecedents.n_rules} rules) to {n_samples} rows with alpha=0: the "
-            "consequents interpolate the training targets, noise included, and predict "
-            "poorly between them. Use "
-            "alpha='auto' (or alpha > 0), fewer rules or more rows.",
-            UnderdeterminedWarning,
-            stacklevel=stacklevel,
+    n_samples, n_features = U.shape
+    unknowns = n_unknowns(rule_base.n_rules, n_features, model.order)
+    if unknowns < n_samples:
+        return
+    fits = (
+        f"{type(model).__name__} fits {unknowns} unknowns per output ({rule_base.n_rules} "
+        f"rules) to {n_samples} rows"
+    )
+    most = (n_samples - 1) // (unknowns // rule_base.n_rules)
+    fewer = (
+        f"fewer rules (n_rules <= {most} gives fewer unknowns than rows)"
+        if most >= 1
+        else "fewer inputs"
+    )
+    remedy = (
+        f"Use {fewer}, order=0 or more rows, and judge the model by cross-validation, not by "
+        "its training error."
+    )
+    if not auto_alpha(model) and float(model.alpha) == 0.0:
+        why = (
+            " with alpha=0: the consequents interpolate the training targets, noise "
+            "included, and predict poorly between them. Use alpha='auto' (or alpha > 0), "
+            "fewer rules or more rows."
         )
+        remedy = ""
+    elif n_samples <= n_features + 1:
+        why = (
+            f", {unknowns // rule_base.n_rules} per rule: no more rows than a linear model in "
+            f"the {n_features} inputs has coefficients "
+            f"({n_features + 1}), so no penalty can tell the inputs' effects apart."
+        )
+    else:
+        predicted = rule_base.predict(U, check_input=False)
+        residual = np.sqrt(np.mean((predicted.reshape(Y.shape) - Y) ** 2, axis=0))
+        spread = Y.std(axis=0)
+        if not np.any((spread > 0) & (residual <= INTERPOLATION_TOLERANCE * spread)):
+            return
+        why = (
+            f", {unknowns // rule_base.n_rules} per rule: the fit reproduces the training "
+            "targets (to within "
+            f"{INTERPOLATION_TOLERANCE:g} of their standard deviation), noise included, so "
+            "its training error says nothing about new rows."
+        )
+    warnings.warn(
+        f"{fits}{why} {remedy}".rstrip(),
+        UnderdeterminedWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
+    """Warn (:class:`~randomts.exceptions.ConstantInputWarning`) about the constant columns of ``X``.
+
+    ``fit`` and the first ``partial_fit`` call it, where the model leaves
+    such inputs out (:func:`randomts.estimators.antecedents.untested_constant_inputs`).
+
+    Parameters
+    ----------
+    owner : str
+        The estimator being fitted, for the message.
+    X : ndarray of shape (n_samples, n_features)
+        The training inputs, as numbers.
+    names : sequence of str, optional
+        The columns' names (a DataFrame's); by default they are named by
+        position and by the name the rules give them (``x1``, ``x2``, ...).
+    stacklevel : int, default=2
+        As for ``warnings.warn``.
+
+    Returns
+    -------
+    ndarray of int
+        The positions of the constant columns.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = warn_constant_inputs("RandomTSRegressor", X, ["speed", "gear"])
+    >>> print(caught[0].message)
+    Input 'gear' of RandomTSRegressor is 1 in every one of the 3 training rows: the model cannot learn its effect, so no rule tests it and no equation uses it (predictions do not depend on it; predict warns where it takes another value). Leave it out, or fit on rows where it varies.
+    """
+    constant = constant_columns(X)
+    if constant.size == 0:
+        return constant
+    shown = [
+        (repr(str(names[k])) if names is not None else f"x{k + 1} (column {k})", X[0, k])
+        for k in constant
+    ]
+    if len(shown) == 1:
+        label, value = shown[0]
+        message = (
+            f"Input {label} of {owner} is {value:.6g} in every one of the {X.shape[0]} "
+            "training rows: the model cannot learn its effect, so no rule tests it and no "
+            "equation uses it (predictions do not depend on it; predict warns where it takes "
+            "another value). Leave it out, or fit on rows where it varies."
+        )
+    else:
+        listed = ", ".join(f"{label} is {value:.6g}" for label, value in shown)
+        message = (
+            f"Inputs of {owner} are constant in every one of the {X.shape[0]} training rows "
+            f"({listed}): the model cannot learn their effect, so no rule tests them and no "
+            "equation uses them (predictions do not depend on them; predict warns where one "
+            "takes another value). Leave them out, or fit on rows where they vary."
+        )
+    warnings.warn(message, ConstantInputWarning, stacklevel=stacklevel + 1)
+    return constant
 
 
 def output_names(y):

@@ -722,7 +722,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         """
         check_is_fitted(self, "rule_base_")
         coverage = check_coverage(coverage, owner="predict_interval")
-        X = self._checked_inputs(X)
+        X = self._checked_inputs(X, method="predict_interval", margin=0.0)
         return self._interval(X, coverage)
 
     def _interval(self, X, coverage):

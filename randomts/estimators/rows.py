@@ -28,10 +28,14 @@ class TrainingRows:
         Sizes.
     y_ndim : int
         1 when the targets were given as a 1-D array (one output), else 2.
+    X : ndarray of shape (n_samples, n_features) or None
+        The inputs when they are in memory (the fit warns about those that
+        hold one value), None for rows held elsewhere.
     targets : ndarray of shape (n_samples, n_outputs) or None
         The targets when they are in memory: the antecedent step reads them
-        to refine or grow rules. None for rows held elsewhere, which only
-        random antecedents can be drawn on.
+        to refine or grow rules, the fit to warn of an underdetermined
+        model. None for rows held elsewhere, which only random antecedents
+        can be drawn on.
     complete : bool
         True when these are all the training rows; False for the first
         chunk of a stream (a fit of too few rows then warns of nothing).
@@ -51,6 +55,7 @@ class TrainingRows:
     n_features: int
     n_outputs: int
     y_ndim: int
+    X = None
     targets = None
     complete = True
     checked = True

@@ -24,7 +24,15 @@ import numpy as np
 from randomts.exceptions import FormatError
 from randomts.io._base import atomic_write, read_text
 
-__all__ = ["read_csv", "read_csv_text", "format_csv", "write_csv", "select_columns"]
+__all__ = [
+    "read_csv",
+    "read_csv_text",
+    "read_csv_cells",
+    "line_text",
+    "format_csv",
+    "write_csv",
+    "select_columns",
+]
 
 
 def read_csv(path, *, delimiter=",", columns=None):
@@ -117,6 +125,55 @@ def read_csv_text(path, *, delimiter=",", columns=None):
     return _read(path, delimiter, columns, numeric=False)
 
 
+def read_csv_cells(path, *, delimiter=",", columns=None):
+    """Read columns of a CSV file with a header row as they are written, empty cells included.
+
+    The header, the index column and the row lengths are read and checked as
+    by :func:`read_csv`; every cell is kept as a string, stripped of the
+    spaces around it, whatever it holds, and each row's line number is
+    returned, so that the caller can decide what a cell means and name the
+    line of a cell it cannot use.
+
+    Parameters
+    ----------
+    path, delimiter, columns
+        As for :func:`read_csv_text`.
+
+    Returns
+    -------
+    header : list of str
+        The names of the columns read.
+    cells : ndarray of str, shape (n_rows, n_columns)
+    lines : ndarray of int, shape (n_rows,)
+        The line of the file each row starts on.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.csv")
+    >>> _ = open(path, "w").write("x,colour\\n1.5,red\\n\\n,blue\\n")
+    >>> header, cells, lines = read_csv_cells(path)
+    >>> cells.tolist(), lines.tolist()
+    ([['1.5', 'red'], ['', 'blue']], [2, 4])
+    """
+    return _read(path, delimiter, columns, numeric=None)
+
+
+def line_text(path, number):
+    """The text of line ``number`` (from 1) of the file ``path``, for an error message; or None.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.csv")
+    >>> _ = open(path, "w").write("x,y\\n1,2\\n")
+    >>> line_text(path, 2), line_text(path, 9)
+    ('1,2', None)
+    """
+    lines = read_text(path).split("\n")
+    return lines[number - 1] if 0 < number <= len(lines) else None
+
+
 def _read(path, delimiter, columns, numeric):
     if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n':
         raise ValueError(
@@ -174,7 +231,7 @@ def _parse(text, delimiter, columns, numeric=True):
             hint = _delimiter_hint(lines[0], delimiter) if len(names) == 1 else ""
             raise ValueError(f"The data has no column(s) {missing}; its columns are {names}{hint}.")
     positions = [first + names.index(n) for n in wanted]
-    rows = []
+    rows, numbers = [], []
     try:
         for row in reader:
             number = reader.line_num
@@ -186,6 +243,10 @@ def _parse(text, delimiter, columns, numeric=True):
                     line=number,
                     text=lines[number - 1],
                 )
+            if numeric is None:  # the cells as written
+                rows.append([row[k].strip() for k in positions])
+                numbers.append(number)
+                continue
             if not numeric:
                 values = [row[k].strip() for k in positions]
                 if not all(values):
@@ -206,6 +267,9 @@ def _parse(text, delimiter, columns, numeric=True):
         raise FormatError(f"bad CSV: {exc}", line=reader.line_num) from None
     if not rows:
         raise FormatError("no data rows after the header", line=1, text=lines[0])
+    if numeric is None:
+        cells = np.array(rows, dtype=str).reshape(len(rows), len(wanted))
+        return wanted, cells, np.array(numbers, dtype=int)
     if not numeric:
         return wanted, np.array(rows, dtype=str).reshape(len(rows), len(wanted))
     return wanted, np.array(rows, dtype=float).reshape(len(rows), len(wanted))

@@ -6,6 +6,7 @@
     # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
     # x is about c (±s): exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
     # equations: the rule's output at its centre + slope·(x - c) + ...
+    # weighted sum: a THEN part is its rule's term of the sum over the rules, not the model's output where the rule fires
     R1: IF x1 is about 375 (±44) AND x2 is about 318 (±45) THEN y = 5.6 + 0.022·(x1 - 375) + ...
 
 Each consequent is written where its rule lives, as the rule's output at its
@@ -15,9 +16,12 @@ place in the input's recorded range (``labels``). Given what the rules do on
 data (:func:`randomts.analysis.on_data.rules_on_data`: their importance and,
 with targets, their agreement with the data), the rules come in order of
 importance, ``top`` keeps the most important ones and each equation says
-where it disagrees. :func:`format_table` gives the same numbers as a table
-in any `tabulate <https://pypi.org/project/tabulate/>`_ format,
-:func:`format_html` as the HTML table notebooks show.
+where it disagrees. A set that holds every value (width
+:data:`~randomts.core.membership.UNTESTED_WIDTH`, which a fit gives an input
+that was constant in training) tests nothing: its clause is left out of the
+rule and a header line names the input. :func:`format_table` gives the same
+numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
+format, :func:`format_html` as the HTML table notebooks show.
 
 The machine form of a rule base, lossless and read back, is the TXT format
 of :mod:`randomts.io.text_format`.
@@ -29,6 +33,7 @@ import html
 
 import numpy as np
 
+from randomts.core.membership import UNTESTED_WIDTH
 from randomts.text.numbers import format_name, format_number
 from randomts.text.tables import render_table
 
@@ -176,10 +181,39 @@ def _readable_equations(rule_base, rule, precision, centered):
     ]
 
 
+def _untested_note(rule_base, precision):
+    """The header line naming the inputs that no rule tests (sets that hold every value), or None."""
+    untested = np.flatnonzero(np.all(rule_base.sigmas >= UNTESTED_WIDTH, axis=0))
+    if untested.size == 0:
+        return None
+    ranges = rule_base.input_range
+    parts = []
+    for k in untested:
+        name = format_name(rule_base.input_names[k])
+        if ranges is not None and ranges[k, 0] == ranges[k, 1]:
+            parts.append(f"{name} (it was {format_number(ranges[k, 0], precision)} in every row)")
+        else:
+            parts.append(name)
+    return (
+        f"# no rule tests {', '.join(parts)}: the model did not learn "
+        f"{'its' if untested.size == 1 else 'their'} effect, and its output does not depend on "
+        f"{'it' if untested.size == 1 else 'them'}"
+    )
+
+
+def _set_text(c, s, precision):
+    """``about c (±s)``, or ``any value`` for a set that holds every value."""
+    if s >= UNTESTED_WIDTH:
+        return "any value"
+    return f"about {format_number(c, precision)} (±{format_number(s, precision)})"
+
+
 def _readable_antecedents(rule_base, rule, precision, labels):
     parts = []
     rows = zip(rule_base.input_names, rule.center, rule.sigma, strict=True)
     for k, (name, c, s) in enumerate(rows):
+        if s >= UNTESTED_WIDTH:  # the set holds every value: the rule does not test the input
+            continue
         where = f"{format_number(c, precision)} ±{format_number(s, precision)}"
         if labels is None:
             parts.append(
@@ -307,6 +341,9 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, on_dat
         lines.append("# equations: the rule's output at its centre + slope·(x - c) + ...")
     if not rule_base.normalize:
         lines.append(WEIGHTED_SUM_NOTE)
+    untested = _untested_note(rule_base, precision)
+    if untested is not None:
+        lines.append(untested)
     if importance is not None:
         lines.append(
             "# most important first: R<k> (p%) holds p% of the absolute contributions "
@@ -327,6 +364,7 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, on_dat
         if importance is not None:
             head += f" ({format_number(100 * importance[i], 3)}%)"
         antecedent = " AND ".join(_readable_antecedents(rule_base, rule, precision, names))
+        antecedent = antecedent or "any input"
         equations = [
             f"{format_name(out)} = {eq}"
             for out, eq in _readable_equations(rule_base, rule, precision, centered)
@@ -411,7 +449,8 @@ def format_table(
 
     Columns: ``rule``; with data, ``importance`` (the rule's share of the
     absolute contributions on ``X``); for each input ``x``, ``x: c``
-    (centre), ``x: s`` (standard deviation) and, with ``labels``, ``x: label``;
+    (centre), ``x: s`` (standard deviation; ``any`` for a set that holds every value) and,
+    with ``labels``, ``x: label``;
     for each output ``y``, ``y: at c`` (the rule's output at its own centre;
     ``y: const``, the constant ``b`` at x = 0, when ``centered=False``) and
     ``y: x`` (the slope of input ``x``).
@@ -477,7 +516,8 @@ def format_table(
         if importance is not None:
             row.append(format_number(importance[i], precision))
         for k, (c, s) in enumerate(zip(rule.center, rule.sigma, strict=True)):
-            row += [format_number(c, precision), format_number(s, precision)]
+            width = "any" if s >= UNTESTED_WIDTH else format_number(s, precision)
+            row += [format_number(c, precision), width]
             if label_names:
                 row.append(label_names[rule.index][k])
         constants = rule.intercept + rule.coef @ rule.center if centered else rule.intercept
@@ -558,8 +598,7 @@ def format_html(rule_base, precision=4, *, max_rules=20) -> str:
     for i in range(shown):
         rule = rule_base[i]
         cells = [f"R{i + 1}"] + [
-            f"about {format_number(c, precision)} (±{format_number(s, precision)})"
-            for c, s in zip(rule.center, rule.sigma, strict=True)
+            _set_text(c, s, precision) for c, s in zip(rule.center, rule.sigma, strict=True)
         ]
         cells += [eq for _, eq in _readable_equations(rule_base, rule, precision, True)]
         out.append("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in cells) + "</tr>")
