@@ -10,7 +10,7 @@ unless a ``joblib.parallel_config(n_jobs=...)`` context says otherwise
 (:func:`joblib.effective_n_jobs`, as scikit-learn's estimators do).
 
 Threads of ours run work that releases the GIL: NumPy's loops, and LAPACK/BLAS
-called through the compiled kernel ``randomts.core._kernels``. Each of them calls
+called through the compiled kernel of :mod:`randomts.core.folds`. Each of them calls
 BLAS, so with several threads of ours the fastest setting is BLAS on one
 thread (``with threadpool_limits(1): ...``): otherwise BLAS's threads and ours
 compete for the same cores.

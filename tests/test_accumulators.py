@@ -1,13 +1,12 @@
-"""Unit tests of randomts.core.accumulators, the fitting engine, and of the kernel it calls.
+"""Unit tests of randomts.core.accumulators, the fitting engine (its kernel: tests/test_folds.py).
 
 Every path folds the same rows into the same factor and solves it alike."""
 
 import numpy as np
 import pytest
-from scipy.linalg import blas, lapack
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.core import _kernels, accumulators
+from randomts.core import accumulators
 from randomts.core.accumulators import fold_rows, stripe_bounds
 from randomts.core.design import design_matrix, design_rows_writer
 from randomts.core.membership import firing_strengths
@@ -23,68 +22,6 @@ def rows_of(A):
         out[...] = A[start:stop]
 
     return fill
-
-
-# ------------------------------------------------------------------ the compiled kernel
-@pytest.mark.parametrize("seed", range(3))
-def test_kernel_fold_qr_is_bitwise_scipys_dtpqrt(seed):
-    rng = np.random.default_rng(seed)
-    R0 = np.asfortranarray(np.triu(rng.normal(size=(40, 40))))
-    B = np.asfortranarray(rng.normal(size=(300, 40)))
-    R1, R2 = R0.copy(order="F"), R0.copy(order="F")
-    _kernels.fold_qr(R1, B.copy(order="F"), 16, np.empty((16, 40), order="F"), np.empty(640))
-    R2, _, _, info = lapack.dtpqrt(0, 16, R2, B.copy(order="F"), overwrite_a=1, overwrite_b=1)
-    assert info == 0
-    assert np.array_equal(R1, R2)
-
-
-def test_kernel_fold_gram_is_bitwise_scipys_dsyrk():
-    rng = np.random.default_rng(0)
-    B = np.asfortranarray(rng.normal(size=(500, 30)))
-    G = np.asfortranarray(rng.normal(size=(30, 30)))
-    expected = blas.dsyrk(1.0, B, beta=1.0, c=G.copy(order="F"), trans=1, lower=0)
-    _kernels.fold_gram(G, B)
-    assert np.array_equal(np.triu(G), np.triu(expected))
-
-
-@pytest.mark.parametrize(
-    "call",
-    [
-        lambda: _kernels.fold_qr(
-            np.zeros((3, 3), order="F"),
-            np.zeros((4, 3)),
-            2,
-            np.zeros((2, 3), order="F"),
-            np.zeros(6),
-        ),
-        lambda: _kernels.fold_qr(
-            np.zeros((2, 2), order="F"),
-            np.zeros((4, 3), order="F"),
-            2,
-            np.zeros((2, 3), order="F"),
-            np.zeros(6),
-        ),
-        lambda: _kernels.fold_qr(
-            np.zeros((3, 3), order="F"),
-            np.zeros((4, 3), order="F"),
-            4,
-            np.zeros((4, 3), order="F"),
-            np.zeros(12),
-        ),
-        lambda: _kernels.fold_qr(
-            np.zeros((3, 3), order="F"),
-            np.zeros((4, 3), order="F"),
-            2,
-            np.zeros((2, 3), order="F"),
-            np.zeros(2),
-        ),
-        lambda: _kernels.fold_gram(np.zeros((2, 2), order="F"), np.zeros((4, 3), order="F")),
-        lambda: _kernels.fold_gram(np.zeros((3, 3), order="F"), np.zeros((4, 3))),
-    ],
-)
-def test_kernel_refuses_arrays_lapack_would_overrun(call):
-    with pytest.raises(ValueError):
-        call()
 
 
 # ------------------------------------------------------------------ stripes and folds

@@ -458,7 +458,10 @@ def test_version_and_a_bare_command(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out == f"randomts {randomts.__version__}\n"
+    from randomts.core.folds import compiled
+
+    kernel = "compiled kernel" if compiled() else "no compiled kernel: SciPy's LAPACK wrappers"
+    assert capsys.readouterr().out == f"randomts {randomts.__version__} ({kernel})\n"
     code, out, err = run(capsys)
     assert code == 2 and out == ""
     assert err.startswith("usage: randomts") and all(name in err for name in SUBCOMMANDS)

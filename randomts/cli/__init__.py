@@ -1,7 +1,8 @@
 """The ``randomts`` command: parse arguments, call the library, print.
 
 Each group of subcommands has its module: :mod:`~randomts.cli.demo`,
-:mod:`~randomts.cli.models` (``generate``, ``convert``), :mod:`~randomts.cli.fit`,
+:mod:`~randomts.cli.models` (``generate``), :mod:`~randomts.cli.convert` (``convert``,
+also to C and ONNX), :mod:`~randomts.cli.fit`,
 :mod:`~randomts.cli.rules` (``rules``, ``predict``, ``explain``) and
 :mod:`~randomts.cli.plot`; :mod:`~randomts.cli.common` holds what they share.
 """
@@ -9,7 +10,7 @@ Each group of subcommands has its module: :mod:`~randomts.cli.demo`,
 import argparse
 import sys
 
-from randomts.cli import demo, fit, models, plot, rules
+from randomts.cli import convert, demo, fit, models, plot, rules
 from randomts.cli.common import blas_threads
 
 __all__ = ["build_parser", "main"]
@@ -35,7 +36,7 @@ _SUBCOMMANDS = [
     rules.add_rules,
     rules.add_predict,
     rules.add_explain,
-    models.add_convert,
+    convert.add_convert,
     plot.add_plot,
 ]
 
@@ -51,7 +52,10 @@ def build_parser():
     from randomts._version import __version__
 
     parser = _Parser(prog="randomts", description="Takagi-Sugeno fuzzy models with random rules.")
-    parser.add_argument("--version", action="version", version=f"randomts {__version__}")
+    from randomts.core.folds import compiled
+
+    kernel = "compiled kernel" if compiled() else "no compiled kernel: SciPy's LAPACK wrappers"
+    parser.add_argument("--version", action="version", version=f"randomts {__version__} ({kernel})")
     parser.add_argument(
         "--debug",
         action="store_true",

@@ -1,10 +1,10 @@
-"""``randomts generate`` and ``randomts convert``: draw a rule base, convert a model's file."""
+"""``randomts generate``: draw a rule base."""
 
 from __future__ import annotations
 
-from randomts.cli.common import check_output, formats_help, load_model, positive_int, save_model
+from randomts.cli.common import check_output, formats_help, positive_int, save_model
 
-__all__ = ["add_generate", "handle_generate", "add_convert", "handle_convert"]
+__all__ = ["add_generate", "handle_generate"]
 
 
 def add_generate(commands):
@@ -74,28 +74,3 @@ def handle_generate(args):
 
         return format_rules(rule_base)
     return rule_base.to_text(precision=args.precision)
-
-
-def add_convert(commands):
-    """Register ``randomts convert`` and its handler with the subparsers ``commands``."""
-    cmd = commands.add_parser(
-        "convert",
-        help="convert a model between formats (text, json, fis, fll)",
-        description="Read IN and write OUT; the formats follow the extensions unless given.",
-    )
-    cmd.add_argument("source", metavar="IN", help="the model to read")
-    cmd.add_argument("target", metavar="OUT", help="the file to write")
-    cmd.add_argument("--from", dest="source_format", help=f"format of IN {formats_help()}")
-    cmd.add_argument("--to", dest="target_format", help=f"format of OUT {formats_help()}")
-    cmd.set_defaults(handler=handle_convert)
-
-
-def handle_convert(args):
-    """Run ``randomts convert`` on the parsed ``args``; the text to print."""
-    from randomts.io import load
-
-    check_output(args.target, args.target_format, option="--to")
-    model = load(args.source, format=args.source_format)  # a fitted estimator stays one
-    if not hasattr(model, "rule_base_"):
-        model = load_model(args.source, args.source_format, keep_names=True)
-    return save_model(model, args.target, args.target_format)

@@ -43,8 +43,9 @@ the number of rows and columns, each stripe is folded into a factor of its
 own, and the factors are merged in order. So the result is the same, bit for
 bit, whatever the number of threads that fold the stripes (``n_jobs``) — and
 whatever the number of BLAS threads, for BLAS libraries whose results do not
-depend on it. The threads call LAPACK and BLAS through ``randomts.core._kernels``,
-which releases the GIL.
+depend on it. The threads call LAPACK and BLAS through :mod:`randomts.core.folds`:
+the compiled kernel, which releases the GIL, or where it was not built SciPy's
+Python wrappers of the same routines (the same results; the threads take turns).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from scipy.linalg import lapack
 
 from randomts._threads import effective_n_jobs, parallel_map
 from randomts._validation import check_int, check_option, check_real
-from randomts.core import _kernels
+from randomts.core import folds
 
 __all__ = [
     "FACTORS",
@@ -142,9 +143,9 @@ def _fold_stripe(factor, fill, start, stop, kind):
             buffer = np.empty((hi - lo, q), order="F")
         fill(lo, hi, buffer)
         if kind == "r":
-            _kernels.fold_qr(factor, buffer, inner, T, work)
+            folds.fold_qr(factor, buffer, inner, T, work)
         else:
-            _kernels.fold_gram(factor, buffer)
+            folds.fold_gram(factor, buffer)
     return factor
 
 

@@ -9,6 +9,11 @@ format      extension    module
 ``fll``     ``.fll``     :mod:`randomts.io.fll` (fuzzylite)
 ==========  ===========  =====================================================
 
+A model also exports, one way, to code that runs without Python or randomts:
+:func:`to_c` (dependency-free C99, :mod:`randomts.io.c_code`) and
+:func:`to_onnx` (an ONNX graph, :mod:`randomts.io.onnx_model`; the ``onnx``
+extra).
+
 Every format writes numbers with ``repr``: ``load(save(m))`` predicts bit for
 bit as ``m`` for ``text`` and ``json`` (the arrays are equal), and to rounding
 for ``fis`` and ``fll``. Saving is atomic. No pickle is used anywhere. A file
@@ -42,6 +47,8 @@ from randomts.io import (
     text_format,  # noqa: F401  (registers the formats)
 )
 from randomts.io._base import FORMATS, MAX_FILE_BYTES, RuleBaseFormat, atomic_write, read_text
+from randomts.io.c_code import to_c
+from randomts.io.onnx_model import to_onnx
 
 __all__ = [
     "save",
@@ -54,6 +61,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "RuleBaseFormat",
     "atomic_write",
+    "to_c",
+    "to_onnx",
 ]
 
 # the estimators a file may hold, rebuilt by load from their record
