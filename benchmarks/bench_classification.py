@@ -18,7 +18,7 @@ and ``fair`` (Fair's 1978 survey of affairs: whether a woman had any, from the
   standardised inputs, ``gamma="scale"``; the ridge chosen by efficient
   leave-one-out);
 * ``k-means 100 rules+RidgeCV``: 100 rules placed by
-  :func:`randomts.fitting.refinement.kmeans_antecedents` on the standardised inputs,
+  :func:`randomts.fitting.kmeans.kmeans_antecedents` on the standardised inputs,
   one-hot scores by leave-one-out ridge: what the classifier computes with
   rules placed by k-means.
 
@@ -52,7 +52,7 @@ from sklearn.svm import SVC
 
 from randomts import RandomTSClassifier, RuleBase
 from randomts.core.sampling import default_width_range
-from randomts.fitting.refinement import kmeans_antecedents
+from randomts.fitting.kmeans import kmeans_antecedents
 
 
 def load_anes96(return_X_y=True):

@@ -9,7 +9,7 @@ For every data set of ``bench_refinement.py`` and every model:
   share of the absolute contributions on those rows, the distance of a rule's
   ``THEN`` part at its own centre from the model's prediction there and from
   the mean of ``y`` over the 10 training rows nearest the centre
-  (:func:`randomts.agreement.rule_agreement`), in standard deviations of
+  (:func:`randomts.analysis.agreement.rule_agreement`), in standard deviations of
   ``y``: median and largest; the number of those rules off the data beyond
   the noise of its mean (``RuleAgreement.off_data``); and the number with a
   width wider than its input's range.
@@ -46,7 +46,7 @@ from bench_refinement import DATASETS, QUICK, fit_anfis, fit_pyfume
 from sklearn.model_selection import KFold
 
 from randomts import RandomTSRegressor
-from randomts.agreement import rule_agreement
+from randomts.analysis.agreement import rule_agreement
 
 TOP = 10
 

@@ -3,7 +3,7 @@
 Writes ``X.npy`` (N x 2) and ``Y.npy`` (N x 2) a block at a time, then fits
 the consequents of 100 random rules with
 :func:`randomts.fitting.consequents.fit_consequents_streaming` over
-:func:`randomts.fitting.consequents.npy_chunks`, each N in a fresh child process so that
+:func:`randomts.io.chunks.npy_chunks`, each N in a fresh child process so that
 its peak resident memory (``ru_maxrss``: interpreter, libraries and all) is its
 own. Prints a markdown table. Usage::
 
@@ -41,12 +41,13 @@ def write_problem(folder, n_rows, block=1_000_000, seed=0):
 
 def child(folder, n_rules, chunk_rows, progress):
     from randomts import RuleBase
-    from randomts.fitting.consequents import fit_consequents_streaming, npy_chunks
+    from randomts.fitting.consequents import fit_consequents_streaming
+    from randomts.io.chunks import npy_chunks, with_progress
 
     antecedents = RuleBase.random(n_features=2, n_outputs=2, n_rules=n_rules, random_state=0)
     chunks = npy_chunks(os.path.join(folder, "X.npy"), os.path.join(folder, "Y.npy"), chunk_rows)
     start, cpu_start = time.perf_counter(), time.process_time()
-    rb = fit_consequents_streaming(antecedents, chunks, progress=progress)
+    rb = fit_consequents_streaming(antecedents, with_progress(chunks, progress))
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     X = np.load(os.path.join(folder, "X.npy"), mmap_mode="r")[:100_000]
     Y = np.load(os.path.join(folder, "Y.npy"), mmap_mode="r")[:100_000]

@@ -69,7 +69,7 @@ autosummary_imported_members = False
 # a module's __all__ decides what its page documents (randomts.io re-exports classes of its
 # private modules)
 autosummary_ignore_module_all = False
-autodoc_default_options = {"members": True, "inherited-members": False, "show-inheritance": False}
+autodoc_default_options = {"members": True, "show-inheritance": False}
 autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
 
 numpydoc_show_class_members = False

@@ -5,7 +5,7 @@ fits the paper's 100-rule SLM on
 10 trajectories (``randomts.paper.experiment.van_der_pol_dataset(seed=0)``), then for each k keeps
 
 - ``pruned``: the k most important rules (share of the total absolute contribution on the training
-  inputs, :mod:`randomts.importance`) with their consequents refitted;
+  inputs, :mod:`randomts.analysis.importance`) with their consequents refitted;
 - ``random k``: k rules drawn at random from the same 100, consequents refitted (the baseline that
   tells whether the importance ranking helps);
 - ``fresh k``: a new k-rule model drawn from scratch with the same seed;

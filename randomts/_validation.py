@@ -502,4 +502,31 @@ def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **
         values = _check_input(y, "y", owner, _Y_HINT)
         if values is not None and values.dtype.kind in "US":  # numbers written as text
             y = values.astype(np.float64)
+        if kwargs.get("multi_output") and kwargs.get("y_numeric"):
+            return _validate_numeric_targets(estimator, X, y, owner, **kwargs)
     return validate_data(estimator, X, y, **kwargs)
+
+
+def _validate_numeric_targets(
+    estimator, X, y, owner, *, multi_output, y_numeric, reset=True, **kwargs
+):
+    """``validate_data`` of ``X`` and of 1-D or 2-D numeric targets: one array check each.
+
+    scikit-learn's ``check_X_y`` reaches the same arrays through three more
+    helpers; here ``X`` and ``y`` are checked once each (``y`` like ``X``,
+    without the requirement of two dimensions), and their numbers of rows
+    compared by name.
+    """
+    y_params = {"ensure_2d": False, "dtype": kwargs.get("dtype", "numeric")}
+    X, y = validate_data(estimator, X, y, reset=reset, validate_separately=(kwargs, y_params))
+    if y.ndim > 2:
+        raise ValueError(
+            f"y of {owner} must be 1-D (one output) or 2-D (one column per output). "
+            f"Got an array of shape {y.shape} instead."
+        )
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"X and y of {owner} have inconsistent numbers of samples: {X.shape[0]} rows "
+            f"in X, {y.shape[0]} in y. They must have one row per sample."
+        )
+    return X, y

@@ -12,12 +12,11 @@ stacked triangles), so only ``q^2`` numbers per chunk cross the network and
 :func:`~randomts.fitting.consequents.fit_consequents` on dask arrays: at a
 fixed ``alpha`` the chunks' :class:`~randomts.fitting.consequents.ConsequentStream`
 merged, with ``alpha="auto"`` the two passes of
-:class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge`, the selection
-that :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha` makes in
+:class:`~randomts.fitting.ridge.LeaveOneOutRidge`, the selection
+that :func:`~randomts.fitting.ridge.choose_consequent_alpha` makes in
 memory. :func:`fit_estimator_dask` runs a whole :meth:`RandomTSRegressor.fit
 <randomts.RandomTSRegressor.fit>` that way, at any of the estimator's
-settings, through its public steps (:meth:`~randomts.RandomTSRegressor.draw_antecedents`,
-:func:`fit_consequents_dask`, :meth:`~randomts.RandomTSRegressor.from_rule_base`).
+settings, through the estimator's own fit (:meth:`~randomts.RandomTSRegressor.fit_rows`).
 
 Pointing it at a real cluster
 -----------------------------
@@ -42,9 +41,12 @@ import numpy as np
 
 from randomts._validation import check_int, check_int_option, check_option
 from randomts.core.design import design_rows_writer
+from randomts.core.scaling import Standardisation
 from randomts.core.solvers import SOLVERS
-from randomts.fitting.consequents import ConsequentStream, fit_consequents
-from randomts.fitting.leave_one_out import LeaveOneOutRidge
+from randomts.estimators.extrapolation import TrainingDomain
+from randomts.estimators.parameters import check_hyperparameters
+from randomts.estimators.rows import TrainingRows
+from randomts.fitting.consequents import ConsequentFit, ConsequentStream, fit_consequents
 from randomts.fitting.local_learning import (
     LEARNING,
     LearningStatistics,
@@ -52,6 +54,7 @@ from randomts.fitting.local_learning import (
     interleaved_folds,
 )
 from randomts.fitting.protocol import check_alpha, check_rule_base, with_chosen_consequents
+from randomts.fitting.ridge import LeaveOneOutRidge
 
 __all__ = ["fit_consequents_dask", "fit_estimator_dask"]
 
@@ -359,21 +362,23 @@ def fit_consequents_dask(
 def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     """The model ``estimator.fit(X, y)`` gives, computed from dask arrays on the cluster.
 
-    Every step of :meth:`RandomTSRegressor.fit` runs where the rows are:
+    The estimator's own fit (:meth:`RandomTSRegressor.fit_rows`) runs, its
+    every step where the rows are:
 
-    1. one pass for the data's statistics: the number of rows, each column's
-       minimum and maximum (the recorded ranges) and, with
-       ``standardize=True``, mean and standard deviation;
-    2. the antecedents, by :meth:`RandomTSRegressor.draw_antecedents` on the
-       (lazily standardised) inputs: ``centers="samples"`` reads only the
-       drawn rows, ``centers="data"`` the columns' bounds;
+    1. one pass for the data's statistics: each column's minimum and
+       maximum (the recorded ranges) and, with ``standardize=True``, mean
+       and standard deviation;
+    2. the antecedents, drawn on the (lazily standardised) inputs:
+       ``centers="samples"`` reads only the drawn rows, ``centers="data"``
+       the columns' bounds;
     3. the consequents, by :func:`fit_consequents_dask`: at a fixed
        ``alpha``, the accumulated factor of each chunk merged by a tree
        reduction; with ``alpha="auto"``, the exact leave-one-out choice of
-       :class:`~randomts.fitting.leave_one_out.LeaveOneOutRidge` in two
+       :class:`~randomts.fitting.ridge.LeaveOneOutRidge` in two
        passes — the Gram matrix by a tree reduction, then each chunk's
-       squared leave-one-out residuals, summed;
-    4. :meth:`RandomTSRegressor.from_rule_base` on the client.
+       squared leave-one-out residuals, summed — with the weakest firing of
+       a row's strongest rule in the last pass;
+    4. the fitted state, on the client.
 
     Only statistics of size ``q^2`` (``q`` unknowns per output) leave the
     workers. The result equals the in-memory fit up to rounding (the sums
@@ -416,74 +421,76 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     dask, da = _import_dask()
     if not isinstance(estimator, RandomTSRegressor):
         raise TypeError(f"estimator must be a RandomTSRegressor; got {type(estimator).__name__}.")
-    params = estimator.get_params()
-    template = clone(estimator)
-    if params.get("refine") or params["centers"] == "kmeans":
+    if estimator.refine or estimator.centers == "kmeans":
         raise ValueError(
             "fit_estimator_dask draws the antecedents without holding the rows: k-means centres "
             "and refinement need them all in memory. Got "
-            f"centers={params['centers']!r}, refine={params.get('refine')!r}; fit those in "
+            f"centers={estimator.centers!r}, refine={estimator.refine!r}; fit those in "
             "memory (estimator.fit) or use centers='samples' and refine=0."
         )
     split_every = check_int(split_every, "split_every", low=2)
     X, y = _aligned_rows(da, X, y, "y")
-    Y = y.reshape(-1, 1) if y.ndim == 1 else y
+    model = clone(estimator)
+    check_hyperparameters(model)
     n_samples, n_features = X.shape
-    n_outputs = Y.shape[1]
-    statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]
-    if params["standardize"]:
-        statistics += [X.mean(axis=0), X.std(axis=0)]
-    x_low, x_high, y_low, y_high, *moments = _compute(dask, client, *statistics)
-    input_mean = input_scale = None
-    U = X
-    if moments:  # standardised as fit standardises: a standard deviation of 0 counts as 1
-        input_mean, input_scale = moments
-        input_scale = np.where(input_scale == 0, 1.0, input_scale)
-        U = (X - input_mean) / input_scale
-    antecedents = template.draw_antecedents(U, n_outputs)  # validates the parameters
-    order = params["order"]
-    if n_samples < antecedents.n_rules * (n_features + 1 if order == 1 else 1):
+    if n_samples < model.n_rules * (n_features + 1 if model.order == 1 else 1):
         # the row space: few rows, fitted where they fit
         X_rows, y_rows = _compute(dask, client, X, y)
-        return template.fit(X_rows, y_rows)
-    alpha = check_alpha(params["alpha"])
-    rule_base, (weakest,) = _fit(
-        dask,
-        client,
-        antecedents,
-        U,
-        Y,
-        order,
-        params["solver"],
-        alpha,
-        split_every,
-        also=(_weakest_firing(dask, antecedents, U),),
-        learning=params["learning"],
-        local_weight=params["local_weight"],
-    )
-    alpha = rule_base.metadata["alpha"] if alpha == "auto" else params["alpha"]
-    low = np.concatenate([x_low, y_low])
-    high = np.concatenate([x_high, y_high])
-    if input_mean is not None:  # the rule base's own units: the standardised inputs'
-        low[:n_features] = (low[:n_features] - input_mean) / input_scale
-        high[:n_features] = (high[:n_features] - input_mean) / input_scale
-    rule_base = rule_base.replace(
-        input_range=np.column_stack([low[:n_features], high[:n_features]]),
-        output_range=np.column_stack([low[n_features:], high[n_features:]]),
-        metadata={
-            "alpha": float(alpha),
-            "weakest_log_firing": float(weakest),
-            **{k: v for k, v in rule_base.metadata.items() if k == "local_weight"},
-        },
-    )
-    model = RandomTSRegressor.from_rule_base(
-        rule_base,
-        input_mean=input_mean,
-        input_scale=input_scale,
-        n_samples=n_samples,
-        **params,
-    )
-    return model
+        return model.fit(X_rows, y_rows)
+    return model.fit_rows(_DaskRows(dask, client, X, y, split_every))
+
+
+class _DaskRows(TrainingRows):
+    """The training rows of :func:`fit_estimator_dask`: dask arrays, chunked by rows."""
+
+    def __init__(self, dask, client, X, y, split_every):
+        self.dask, self.client, self.split_every = dask, client, split_every
+        self._X = X
+        self.y_ndim = y.ndim
+        self._Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        self.n_samples, self.n_features = X.shape
+        self.n_outputs = self._Y.shape[1]
+
+    checked = False  # the chunks are checked where they are folded in
+
+    def statistics(self, standardize):
+        X, Y = self._X, self._Y
+        statistics = [X.min(axis=0), X.max(axis=0), Y.min(axis=0), Y.max(axis=0)]
+        if standardize:
+            statistics += [X.mean(axis=0), X.std(axis=0)]
+        x_low, x_high, y_low, y_high, *moments = _compute(self.dask, self.client, *statistics)
+        domain = TrainingDomain(np.concatenate([x_low, y_low]), np.concatenate([x_high, y_high]))
+        return domain, Standardisation.from_moments(*moments) if moments else None
+
+    def inputs(self, scaling):
+        return self._X if scaling is None else scaling.apply(self._X)
+
+    def fit_consequents(self, antecedents, U, settings):
+        alpha, learning = settings["alpha"], settings["learning"]
+        rule_base, (weakest,) = _fit(
+            self.dask,
+            self.client,
+            antecedents,
+            U,
+            self._Y,
+            settings["order"],
+            settings["solver"],
+            alpha,
+            self.split_every,
+            also=(_weakest_firing(self.dask, antecedents, U),),
+            learning=learning,
+            local_weight=settings["local_weight"],
+        )
+        metadata = rule_base.metadata
+        chosen = metadata["alpha"] if alpha == "auto" else float(alpha)
+        local_weight = metadata.get("local_weight")
+        if local_weight is None and learning == "combined":
+            local_weight = float(settings["local_weight"])  # given, not chosen
+        return ConsequentFit(rule_base, chosen, local_weight, None), float(weakest)
+
+    def weakest_log_firing(self, antecedents, U):
+        (weakest,) = _gather(self.dask, self.client, _weakest_firing(self.dask, antecedents, U))
+        return float(weakest)
 
 
 def _delayed(array):

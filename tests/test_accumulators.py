@@ -11,7 +11,8 @@ from randomts.core.accumulators import fold_rows, stripe_bounds
 from randomts.core.design import design_matrix, design_rows_writer
 from randomts.core.membership import firing_strengths
 from randomts.core.solvers import solve_least_squares
-from randomts.fitting.consequents import fit_consequents_streaming, iter_chunks
+from randomts.fitting.consequents import fit_consequents_streaming
+from randomts.io.chunks import iter_chunks
 
 EPS = np.finfo(float).eps
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSRegressor, RuleBase
-from randomts.agreement import NEAREST_ROWS, NOISE_FACTOR, TOLERANCE, rule_agreement
+from randomts.analysis.agreement import NEAREST_ROWS, NOISE_FACTOR, TOLERANCE, rule_agreement
 
 
 def _data(seed=0, n_samples=400):
@@ -116,8 +116,6 @@ def test_y_needs_X_and_matching_rows():
         rb.to_text(y=y)
     with pytest.raises(ValueError, match=r"y must have 400 rows \(those of X\) and 1 output"):
         rb.to_text(X=X, y=y[:10])
-    with pytest.raises(ValueError, match=r"drop \['y'\]"):
-        rb.to_text(X=None, y=y, lossless=True)
 
 
 def test_the_table_has_the_figures_and_the_check():

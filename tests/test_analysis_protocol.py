@@ -16,10 +16,10 @@ import pytest
 
 import randomts
 from randomts import FuzzySystem, RuleBase
-from randomts.explain import explain
+from randomts.analysis.explain import explain
+from randomts.analysis.importance import prune, rank_rules, rule_importance
 from randomts.fuzzy import InputVariable, OutputVariable
 from randomts.fuzzy.terms import Constant, Linear, Ramp, Trapezoid, Triangle
-from randomts.importance import prune, rank_rules, rule_importance, top_rules
 
 ROOT = Path(__file__).parent.parent
 HEART = ROOT / "docs" / "data" / "heart_disease_risk.fis"
@@ -269,7 +269,7 @@ def test_importance_agrees_between_a_rule_base_and_its_system(normalize):
     rb = random_rule_base(3, normalize)
     system = FuzzySystem.from_rule_base(rb)
     X = np.random.default_rng(3).normal(size=(400, 2))
-    np.testing.assert_allclose(system.importance(X), rb.importance(X), rtol=1e-12)
+    np.testing.assert_allclose(system.rule_importance(X), rb.rule_importance(X), rtol=1e-12)
     assert rank_rules(system, X).tolist() == rank_rules(rb, X).tolist()
 
 
@@ -288,7 +288,7 @@ def test_importance_is_the_share_of_the_absolute_contributions(name):
     X = grid(system, 12)
     C = np.abs(system.contributions(X)).sum(axis=0)  # (n_rules, n_outputs)
     expected = (C / C.sum(axis=0)).mean(axis=1)
-    importance = system.importance(X)
+    importance = system.rule_importance(X)
     np.testing.assert_allclose(importance, expected, rtol=1e-12)
     assert importance.sum() == pytest.approx(1.0, abs=1e-12) and np.all(importance >= 0)
 
@@ -297,7 +297,7 @@ def test_importance_is_the_share_of_the_absolute_contributions(name):
 def test_pruning_keeps_the_k_most_important_rules(name):
     system = SYSTEMS[name]()
     X = grid(system, 12)
-    importance = system.importance(X)
+    importance = system.rule_importance(X)
     k = 3
     pruned = system.prune(k, X)
     order = np.argsort(-importance, kind="stable")
@@ -305,7 +305,7 @@ def test_pruning_keeps_the_k_most_important_rules(name):
     assert pruned.rules == tuple(system.rules[i] for i in order[:k])
     assert importance[order[:k]].min() >= importance[order[k:]].max()
     assert pruned.inputs == system.inputs and pruned.outputs == system.outputs
-    assert top_rules(system, k, X) == pruned == prune(system, k, X)
+    assert pruned == prune(system, k, X)
 
 
 @pytest.mark.parametrize("normalize", [False, True])
@@ -313,7 +313,7 @@ def test_a_pruned_system_is_the_pruned_rule_base(normalize):
     rb = random_rule_base(4, normalize)
     X = np.random.default_rng(4).normal(size=(300, 2))
     pruned = FuzzySystem.from_rule_base(rb).prune(4, X)
-    kept = rb.top_rules(4, X)
+    kept = rb.prune(4, X)
     assert pruned.to_rule_base().replace(input_range=None, output_range=None) == kept.replace(
         input_range=None, output_range=None
     )
@@ -331,7 +331,7 @@ def test_pruning_a_system_rejects_targets_and_bad_k():
     ):
         prune(system, 3, X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="The 'k' parameter must be at most n_rules = 15. Got 16"):
-        system.top_rules(16, X)
+        system.prune(16, X)
     with pytest.raises(ValueError, match=r"'rules' parameter must be a non-empty 1-D sequence"):
         system.subset([])
     with pytest.raises(IndexError, match=r"indices in \[0, 15\); got \[15\]"):
@@ -343,7 +343,7 @@ def test_pruning_a_system_rejects_targets_and_bad_k():
 def test_text_with_data_lists_the_rules_by_importance():
     system = heart()
     X = grid(system, 12)
-    importance = system.importance(X)
+    importance = system.rule_importance(X)
     order = np.argsort(-importance, kind="stable")
     lines = system.to_text(X=X, top=3).splitlines()
     start = lines.index("rules")
@@ -364,7 +364,7 @@ def test_text_with_data_lists_the_rules_by_importance():
 def test_a_table_has_one_row_per_rule_with_its_terms_and_importance():
     system = heart()
     X = grid(system, 12)
-    importance = system.importance(X)
+    importance = system.rule_importance(X)
     lines = system.table(fmt="tsv", X=X).splitlines()
     header = [cell.strip() for cell in lines[0].split("\t")]
     assert header == [
@@ -501,7 +501,17 @@ def test_pictures_of_gaussian_rules_take_a_system_of_rule_base_shape_only(pyplot
 
 # ---------------------------------------------------------------- the modules
 @pytest.mark.parametrize(
-    "module", ["explain.py", "importance.py", "text/rules.py", "text/system.py", "text/tables.py"]
+    "module",
+    [
+        "analysis/explain.py",
+        "analysis/importance.py",
+        "analysis/agreement.py",
+        "analysis/on_data.py",
+        "analysis/protocol.py",
+        "text/rule_base.py",
+        "text/system.py",
+        "text/tables.py",
+    ],
 )
 def test_the_analysis_modules_import_no_model_class(module):
     tree = ast.parse((ROOT / "randomts" / module).read_text(encoding="utf-8"))

@@ -289,19 +289,27 @@ def test_bad_hyperparameters_name_the_classifier(params, error, message):
         RandomTSClassifier(**params).fit(X, y)
 
 
-def test_parameters_left_at_none_take_the_regressor_defaults():
-    X, y = iris()
-    clf = RandomTSClassifier(random_state=0).fit(X, y)
+def test_the_classifier_takes_the_regressor_parameters_and_defaults_but_two():
+    own = RandomTSClassifier().get_params()
     defaults = RandomTSRegressor().get_params()
-    fitted = clf.regressor_.get_params()
-    own = ("random_state", "n_rules", "width_range")  # the classifier's own defaults
-    assert all(fitted[name] == defaults[name] for name in defaults if name not in own)
-    assert fitted["n_rules"] == 150 and fitted["width_range"] == (0.0, 2.0 / X.shape[1])
-    # the weighted average keeps the regressor's widths; a width range given is passed
-    averaged = RandomTSClassifier(n_rules=10, normalize=True, random_state=0).fit(X, y)
-    assert averaged.regressor_.width_range is None
-    given = RandomTSClassifier(n_rules=10, width_range=(0.1, 0.2), random_state=0).fit(X, y)
-    assert given.regressor_.width_range == (0.1, 0.2)
+    assert set(own) == set(defaults)
+    assert all(own[name] == defaults[name] for name in defaults if name != "n_rules")
+    assert own["n_rules"] == 150
+    # the widths the classifier draws by default for the weighted sum: b up to 2 / n_features,
+    # four times the regressor's; the rules are the regressor's given that range (the same
+    # draws from the same generator, so the arrays are equal exactly)
+    X, y = iris()
+    scores = np.where(y == 1, 1.0, 0.0)
+    narrow = (0.0, 2.0 / X.shape[1])
+    for params, regressor_params in [
+        ({}, {"width_range": narrow}),
+        ({"normalize": True}, {"normalize": True}),
+        ({"width_range": (0.1, 0.2)}, {"width_range": (0.1, 0.2)}),
+    ]:
+        clf = RandomTSClassifier(n_rules=10, random_state=0, **params).fit(X, y)
+        reg = RandomTSRegressor(n_rules=10, random_state=0, **regressor_params).fit(X, scores)
+        assert np.array_equal(clf.rule_base_.sigmas, reg.rule_base_.sigmas)
+        assert np.array_equal(clf.rule_base_.centers, reg.rule_base_.centers)
 
 
 def test_same_seed_same_model():

@@ -156,7 +156,7 @@ def test_rules_by_importance_on_data_with_labels(capsys, data_csv, model_json):
     code, out, _ = run(capsys, "rules", model_json, "--data", data_csv, "--top", 4, "--labels")
     assert code == 0
     assert out.rstrip("\n") == rule_base.to_text(X=X, top=4, labels=True)
-    ranked = randomts.importance.rank_rules(rule_base, X)[:4]
+    ranked = randomts.analysis.importance.rank_rules(rule_base, X)[:4]
     assert [line.split()[0] for line in out.splitlines() if line.startswith("R")] == [
         f"R{i + 1}" for i in ranked
     ]

@@ -13,7 +13,7 @@ from sklearn.preprocessing import StandardScaler
 from randomts import RandomTSRegressor, RuleBase
 from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.exceptions import ExtrapolationWarning, RandomTSWarning, UnderdeterminedWarning
-from randomts.fitting.leave_one_out import ridge_loo
+from randomts.fitting.ridge import choose_alpha
 
 
 def smooth_data(n_samples, n_features, seed=0, noise=0.05):
@@ -199,7 +199,7 @@ def test_ridge_loo_equals_refitting_without_each_row(n_samples, n_columns, towar
     K = rng.normal(size=(n_samples, n_columns))
     y = 5.0 + K @ rng.normal(size=n_columns) + 0.3 * rng.normal(size=n_samples)
     alphas = [1e-2, 1e-1, 1.0, 10.0]
-    selection = ridge_loo(K, y, alphas, toward_mean=toward_mean)
+    selection = choose_alpha(K, y, alphas, toward_mean=toward_mean)
     if toward_mean:  # the prior: the constant fitted with a penalty of 1e-10 of the mean eigenvalue
         eps = 1e-10 * np.trace(K.T @ K) / n_columns
         # (K^T K + eps I)^-1 K^T = K^T (K K^T + eps I)^-1: solve in the smaller, regular space

@@ -177,12 +177,12 @@ def test_partial_fit_refuses_to_refine():
     np.testing.assert_allclose(streamed.predict(X), whole.predict(X), rtol=1e-8, atol=1e-10)
 
 
-def test_the_classifier_passes_centers_and_refine_through():
+def test_the_classifier_places_kmeans_centers_and_refines_them():
     X, y = load_iris(return_X_y=True)
-    clf = RandomTSClassifier(
-        n_rules=6, centers="kmeans", normalize=True, refine=5, random_state=0
-    ).fit(X, y)
-    assert clf.regressor_.refine == 5 and clf.regressor_.centers == "kmeans"
+    params = dict(n_rules=6, centers="kmeans", normalize=True, random_state=0)
+    clf = RandomTSClassifier(**params, refine=5).fit(X, y)
+    placed = RandomTSClassifier(**params).fit(X, y)
+    assert not np.array_equal(clf.rule_base_.centers, placed.rule_base_.centers)
     assert len(clf.rule_base_) == 6 and clf.score(X, y) > 0.9
     with pytest.raises(ValueError, match="RandomTSClassifier"):
         RandomTSClassifier(refine=-2).fit(X, y)

@@ -5,8 +5,8 @@ import pytest
 from slm_helpers import slm_closed_form, slm_parameters
 
 from randomts import RuleBase
-from randomts.explain import explain
-from randomts.importance import prune, rank_rules, rule_importance, top_rules
+from randomts.analysis.explain import explain
+from randomts.analysis.importance import prune, rank_rules, rule_importance
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -163,7 +163,7 @@ def test_importance_matches_its_definition_and_sums_to_one(seed, normalize):
     a, b, alpha, beta = slm_parameters(seed)
     rule_base = RuleBase.from_slm(a, b, alpha, beta, normalize=normalize)
     X = np.random.default_rng(seed).normal(size=(300, 3))
-    importance = rule_base.importance(X)
+    importance = rule_base.rule_importance(X)
     np.testing.assert_allclose(importance, _importance_by_loops(rule_base, X), rtol=1e-12)
     assert importance.sum() == pytest.approx(1.0, abs=1e-12) and np.all(importance >= 0)
 
@@ -187,13 +187,13 @@ def test_importance_is_invariant_to_output_scale_and_zero_for_silent_rules():
     assert rank_rules(rule_base, X).tolist() == [1, 0, 2]
 
 
-def test_top_rules_keeps_consequents_and_prune_refits_them(van_der_pol_data):
+def test_prune_keeps_consequents_without_targets_and_refits_them_with(van_der_pol_data):
     X, Y = van_der_pol_data
     X, Y = X[::10], Y[::10]
     full = RuleBase.random(2, 2, 40, random_state=0).fit_consequents(X, Y)
     order = rank_rules(full, X)
-    kept = top_rules(full, 10, X)
-    assert kept == full.subset(order[:10]) and full.top_rules(10, X) == kept
+    kept = prune(full, 10, X)
+    assert kept == full.subset(order[:10]) and full.prune(10, X) == kept
     pruned = prune(full, 10, X, Y)
     assert pruned == full.subset(order[:10]).fit_consequents(X, Y)
     assert full.prune(10, X, Y) == pruned
@@ -222,10 +222,10 @@ def test_prune_to_every_rule_refits_the_same_model(van_der_pol_data):
         (2.5, TypeError, "The 'k' parameter must be an int"),
     ],
 )
-def test_top_rules_rejects_bad_k(k, error, message):
+def test_prune_rejects_bad_k(k, error, message):
     rule_base = RuleBase.random(1, 1, 5, random_state=0)
     with pytest.raises(error, match=message):
-        rule_base.top_rules(k, [[0.0]])
+        rule_base.prune(k, [[0.0]])
 
 
 def test_the_pruning_example_runs_and_keeps_the_full_model_at_k_equal_n_rules():

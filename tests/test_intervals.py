@@ -9,8 +9,9 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from randomts import RandomTSClassifier, RandomTSRegressor
-from randomts.fitting.conformal import conformal_rank, min_rows, split_quantile
-from randomts.fitting.leave_one_out import design_of, leave_one_out_alpha, ridge_loo_terms
+from randomts.estimators.saving import fit_scaling
+from randomts.fitting.conformal import conformal_rank, min_rows, ridge_loo_terms, split_quantile
+from randomts.fitting.ridge import choose_consequent_alpha, design_of
 
 COVERAGES = (0.8, 0.9, 0.95)
 
@@ -35,12 +36,12 @@ def _binomial_band(coverage, n_test, n_seeds, low_coverage=None):
 # ---------------------------------------------------------------- the jackknife+, exactly
 def _brute_force_bounds(model, X, y, X_new, coverage):
     """Jackknife+ by refitting the consequents without each row (antecedents, alpha, prior fixed)."""
-    mean, scale = model._scaling
+    mean, scale = fit_scaling(model.rule_base_.metadata, X.shape[1])
     U, U_new = (X - mean) / scale, (X_new - mean) / scale
     antecedents = model.rule_base_.in_original_units(-mean / scale, 1.0 / scale)
     K, K_new = design_of(antecedents, U, model.order), design_of(antecedents, U_new, model.order)
     if model.alpha == "auto":  # shrunk toward the prior of the fit, held fixed
-        selection = leave_one_out_alpha(antecedents, U, y, order=model.order)
+        selection = choose_consequent_alpha(antecedents, U, y, order=model.order)
         alpha, prior = selection.alpha, selection.prior[:, 0]
     else:
         alpha, prior = model.alpha, np.zeros(K.shape[1])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from randomts import RandomTSClassifier, RandomTSRegressor, RuleBase
-from randomts.agreement import rule_agreement
+from randomts.analysis.agreement import rule_agreement
 from randomts.core import membership
 from randomts.fitting.consequents import ConsequentStream, fit_consequents
 from randomts.fitting.local_learning import (
@@ -103,7 +103,7 @@ def test_local_grams_closed_form():
 @pytest.mark.parametrize("learning", ["global", "local", "combined"])
 def test_cross_validation_matches_refits(seed, learning):
     """A fold's error at a grid point is that of a fit on the other folds, scored on it."""
-    from randomts.fitting.local_learning import _RELATIVE_ALPHAS
+    from randomts.fitting.ridge import RELATIVE_ALPHAS
 
     X, Y, rules = _problem(seed, n=200)
     folds = interleaved_folds(len(X))
@@ -122,7 +122,7 @@ def test_cross_validation_matches_refits(seed, learning):
                 )
                 D = local_grams(W, X[inside])
                 trace = g * np.sum(K**2) + w_local * np.trace(D, axis1=1, axis2=2).sum()
-                alpha = trace / K.shape[1] * _RELATIVE_ALPHAS[j]
+                alpha = trace / K.shape[1] * RELATIVE_ALPHAS[j]
                 refit = LearningStatistics(rules, n_folds=1).update(X[inside], Y[inside])
                 gamma = refit.select(
                     learning,
@@ -279,7 +279,7 @@ def test_classifier_with_combined_learning():
             n_rules=12, centers="kmeans", normalize=True, learning="combined", random_state=0
         ).fit(X, y)
     assert clf.score(X, y) > 0.9
-    assert clf.regressor_.local_weight_ in LOCAL_WEIGHTS
+    assert clf.local_weight_ in LOCAL_WEIGHTS
 
 
 def test_dask_equals_in_memory():
@@ -308,7 +308,7 @@ def test_interpretable_widths_stay_within_the_data(seed):
     model = RandomTSRegressor.interpretable(n_rules=3, random_state=seed).fit(X, y)
     found = rule_agreement(model.rule_base_, X, y)
     assert not found.too_wide.any()
-    from randomts.fitting.refinement import kmeans_antecedents
+    from randomts.fitting.kmeans import kmeans_antecedents
 
     _, sigmas = kmeans_antecedents(X, 3, random_state=seed, width_factor=100.0)
     assert np.all(sigmas <= X.max(axis=0) - X.min(axis=0))

@@ -1,12 +1,16 @@
-"""Ridge alpha by closed-form LOO/GCV from one factorisation; n_rules by validation error."""
+"""Ridge alpha by closed-form LOO/GCV from one eigendecomposition; n_rules by validation error."""
 
 import numpy as np
 import pytest
 from sklearn.linear_model import RidgeCV
 
 from randomts import RuleBase
-from randomts.fitting.leave_one_out import LeaveOneOutRidge, leave_one_out_alpha, ridge_loo
-from randomts.fitting.model_selection import ridge_alpha_curve, select_alpha, select_n_rules
+from randomts.fitting.model_selection import select_alpha, select_n_rules
+from randomts.fitting.ridge import (
+    LeaveOneOutRidge,
+    choose_alpha,
+    choose_consequent_alpha,
+)
 
 ALPHAS = np.logspace(-6, 2, 9)
 
@@ -38,7 +42,7 @@ def explicit_gcv(K, Y, alpha):
 @pytest.mark.parametrize("seed", range(4))
 def test_loo_curve_equals_leaving_each_row_out(seed):
     K, Y = problem(seed)
-    selection = ridge_alpha_curve(K, Y, ALPHAS, criterion="loo")
+    selection = choose_alpha(K, Y, ALPHAS, criterion="loo", toward_mean=False)
     expected = [brute_force_loo(K, Y, alpha) for alpha in ALPHAS]
     np.testing.assert_allclose(selection.errors, expected, rtol=1e-8)
     assert selection.alpha == pytest.approx(ALPHAS[np.argmin(expected)], rel=1e-12)
@@ -50,7 +54,7 @@ def test_loo_curve_equals_scikit_learns_efficient_loo(seed):
     ridge = RidgeCV(alphas=ALPHAS, fit_intercept=False, store_cv_results=True, gcv_mode="svd")
     ridge.fit(K, Y[:, 0])
     sklearn_curve = ridge.cv_results_.mean(axis=0)  # squared LOO errors, (n_samples, n_alphas)
-    selection = ridge_alpha_curve(K, Y[:, 0], ALPHAS)
+    selection = choose_alpha(K, Y[:, 0], ALPHAS, toward_mean=False)
     np.testing.assert_allclose(selection.errors, sklearn_curve, rtol=1e-7)
     assert selection.alpha == pytest.approx(ridge.alpha_, rel=1e-12)  # both pick from the grid
     np.testing.assert_allclose(selection.coefficients[:, 0], ridge.coef_, rtol=1e-8, atol=1e-12)
@@ -59,7 +63,7 @@ def test_loo_curve_equals_scikit_learns_efficient_loo(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_gcv_curve_equals_the_explicit_hat_matrix(seed):
     K, Y = problem(seed)
-    selection = ridge_alpha_curve(K, Y, ALPHAS, criterion="gcv")
+    selection = choose_alpha(K, Y, ALPHAS, criterion="gcv", toward_mean=False)
     np.testing.assert_allclose(selection.errors, [explicit_gcv(K, Y, a) for a in ALPHAS], rtol=1e-8)
     best = selection.alpha
     expected = np.linalg.solve(K.T @ K + best * np.eye(K.shape[1]), K.T @ Y)
@@ -119,16 +123,16 @@ def test_select_n_rules_with_the_weighted_average_refits_each_subset():
     "call, error, message",
     [
         (
-            lambda K, Y: ridge_alpha_curve(K, Y, [0.0, 1.0]),
+            lambda K, Y: choose_alpha(K, Y, [0.0, 1.0]),
             ValueError,
             "alphas must be a non-empty 1-D grid of finite values > 0",
         ),
         (
-            lambda K, Y: ridge_alpha_curve(K, Y, criterion="kfold"),
+            lambda K, Y: choose_alpha(K, Y, criterion="kfold"),
             ValueError,
             "The 'criterion' parameter must be a str among",
         ),
-        (lambda K, Y: ridge_alpha_curve(K, Y[:5]), ValueError, "same number of rows"),
+        (lambda K, Y: choose_alpha(K, Y[:5]), ValueError, "same number of rows"),
         (lambda K, Y: select_alpha("rules", K, Y), TypeError, "antecedents must be a RuleBase"),
     ],
 )
@@ -156,7 +160,7 @@ def test_n_rules_selection_errors():
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("toward_mean", [False, True])
 def test_leave_one_out_ridge_in_blocks_equals_it_in_memory(seed, toward_mean):
-    """Two passes over uneven blocks, one accumulation merged from two: ridge_loo's numbers."""
+    """Two passes over uneven blocks, one accumulation merged from two: choose_alpha's numbers."""
     rng = np.random.default_rng(seed)
     K = rng.normal(size=(700, 15)) * rng.uniform(0.1, 3.0, size=15)
     Y = 2.0 + K @ rng.normal(size=(15, 2)) + 0.2 * rng.normal(size=(700, 2))
@@ -168,7 +172,7 @@ def test_leave_one_out_ridge_in_blocks_equals_it_in_memory(seed, toward_mean):
     assert loo.n_samples == 700
     squared = sum(loo.squared_errors(K[rows], Y[rows]) for rows in blocks)
     selection = loo.select(squared)
-    whole = ridge_loo(K, Y, toward_mean=toward_mean)
+    whole = choose_alpha(K, Y, toward_mean=toward_mean)
     np.testing.assert_allclose(selection.alphas, whole.alphas, rtol=1e-12)
     np.testing.assert_allclose(selection.errors, whole.errors, rtol=1e-9)
     # the same grid point, whose value (the grid times the spectrum's mean) is computed in both
@@ -187,7 +191,7 @@ def test_the_chosen_ridge_is_the_engines_ridge_fit_at_that_alpha():
     # a grid of penalties that keep K^T K + alpha I well conditioned (cond < 1e6), so that
     # every solver's rounding stays below the tolerance
     alphas = np.trace(K.T @ K) / K.shape[1] * np.logspace(-5, 0, 6)
-    selection = ridge_loo(K, y, alphas, toward_mean=False)
+    selection = choose_alpha(K, y, alphas, toward_mean=False)
     assert selection.alpha > alphas[0]  # an interior choice
     for solver in ("cholesky", "lstsq", "pinv"):
         fitted = antecedents.fit_consequents(X, y, solver=solver, alpha=selection.alpha)
@@ -198,14 +202,14 @@ def test_the_chosen_ridge_is_the_engines_ridge_fit_at_that_alpha():
 
 @pytest.mark.parametrize("n_samples", [400, 40])  # 40 rows < 60 unknowns: the row space
 @pytest.mark.parametrize("normalize", [False, True])
-def test_leave_one_out_alpha_is_ridge_loo_of_the_design_matrix(n_samples, normalize):
+def test_choose_consequent_alpha_is_choose_alpha_of_the_design_matrix(n_samples, normalize):
     """K written block by block into the Gram matrix, or formed whole: the same arithmetic."""
     rng = np.random.default_rng(5)
     X = rng.uniform(-2, 2, size=(n_samples, 2))
     Y = np.column_stack([np.sin(X[:, 0]), X[:, 1] ** 2]) + 0.1 * rng.normal(size=(n_samples, 2))
     antecedents = RuleBase.random(2, n_rules=20, normalize=normalize, random_state=5)
-    selection = leave_one_out_alpha(antecedents, X, Y)
-    whole = ridge_loo(antecedents.design_matrix(X), Y)
+    selection = choose_consequent_alpha(antecedents, X, Y)
+    whole = choose_alpha(antecedents.design_matrix(X), Y)
     assert abs(selection.alpha - whole.alpha) <= np.spacing(whole.alpha)
     for got, expected in [
         (selection.errors, whole.errors),
@@ -231,9 +235,10 @@ def test_fitting_takes_any_object_with_a_rule_bases_attributes():
     X = np.random.default_rng(0).uniform(-1, 1, size=(100, 2))
     rules = RuleBase(centers=[[0.0, 0.0], [1.0, 1.0]], sigmas=[[1.0, 1.0]] * 2)
     selection, fitted = select_alpha(Wrapped(rules), X, X[:, 0])
-    assert isinstance(fitted, RuleBase) and fitted.n_rules == 2 and selection.prior is None
+    assert isinstance(fitted, RuleBase) and fitted.n_rules == 2
+    assert not np.any(selection.prior)  # shrunk toward zero
     with pytest.raises(TypeError, match=r"antecedents must be a RuleBase; got dict\."):
-        leave_one_out_alpha({"centers": 0}, X, X[:, 0])
+        choose_consequent_alpha({"centers": 0}, X, X[:, 0])
 
 
 def test_leave_one_out_ridge_errors():

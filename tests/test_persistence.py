@@ -15,7 +15,7 @@ from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, RobustScaler, Stan
 
 import randomts
 from randomts import FormatError, RandomTSRegressor, RuleBase
-from randomts.importance import prune, rule_importance
+from randomts.analysis.importance import prune, rule_importance
 from randomts.io import dumps, loads
 
 FORMATS = {"json": ".json", "text": ".txt", "fis": ".fis", "fll": ".fll"}

@@ -5,11 +5,8 @@ import pytest
 
 import randomts
 from randomts import RuleBase
-from randomts.fitting.refinement import (
-    kmeans_antecedents,
-    refine_antecedents,
-    variable_projection_residual,
-)
+from randomts.fitting.kmeans import kmeans_antecedents
+from randomts.fitting.refinement import refine_antecedents, variable_projection_residual
 
 
 def _theta(rule_base):

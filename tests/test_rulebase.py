@@ -308,7 +308,7 @@ def test_ranges_are_recorded_by_fit_and_kept_by_subset_and_replace():
     np.testing.assert_array_equal(fitted.input_range, np.column_stack([X.min(0), X.max(0)]))
     np.testing.assert_array_equal(fitted.output_range, np.column_stack([Y.min(0), Y.max(0)]))
     assert not fitted.input_range.flags.writeable
-    for kept in (fitted.subset([3, 1]), fitted.replace(normalize=True), fitted.top_rules(2, X)):
+    for kept in (fitted.subset([3, 1]), fitted.replace(normalize=True), fitted.prune(2, X)):
         assert np.array_equal(kept.input_range, fitted.input_range)
         assert np.array_equal(kept.output_range, fitted.output_range)
     one_output = fitted.replace(

@@ -11,9 +11,8 @@ from randomts.fitting.consequents import (
     ConsequentStream,
     fit_consequents,
     fit_consequents_streaming,
-    iter_chunks,
-    npy_chunks,
 )
+from randomts.io.chunks import iter_chunks, npy_chunks, with_progress
 
 
 def sine_data(seed, n=500, n_outputs=1):
@@ -356,7 +355,7 @@ def test_fit_from_a_generator_with_a_progress_bar(capsys):
             yield X[start : start + 200], Y[start : start + 200, 0]
 
     antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=3)
-    rb = fit_consequents_streaming(antecedents, generate(), progress=True)
+    rb = fit_consequents_streaming(antecedents, with_progress(generate()))
     assert "randomts fit" in capsys.readouterr().err
     assert relative_gap(rb.predict(X), antecedents.fit_consequents(X, Y[:, 0]).predict(X)) < 1e-10
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import randomts
 from randomts import FormatError, RuleBase
-from randomts.io.text_format import parse_rules
-from randomts.text import LABELS, TABLE_FORMATS, format_rules, linguistic_labels
+from randomts.io.text_format import format_rules, parse_rules
+from randomts.text import LABELS, TABLE_FORMATS, linguistic_labels
 
 
 def random_model(seed, n_rules=5, n_features=3, n_outputs=2, normalize=False, names=None):
@@ -33,8 +33,7 @@ def test_parse_inverts_format_bit_for_bit(seed, n_outputs, normalize):
 def test_lossless_text_is_the_txt_format_and_names_are_quoted_when_needed():
     names = {"input_names": ["x1(k)", "temp (C)", "a*b"], "output_names": ["y=1", "y2"]}
     rule_base = random_model(0, names=names)
-    text = rule_base.to_text(lossless=True)
-    assert text == format_rules(rule_base)
+    text = format_rules(rule_base)
     # the file adds the metadata on a comment line after the rules
     assert randomts.io.dumps(rule_base, "text") == text + '\n# randomts-metadata: {"seed": 0}\n'
     assert '"temp (C)" is G(' in text and '"a*b"' in text and '    "y=1" = ' in text
@@ -43,14 +42,6 @@ def test_lossless_text_is_the_txt_format_and_names_are_quoted_when_needed():
     readable = str(rule_base)
     assert readable == rule_base.to_text() and '"temp (C)" is about ' in readable
     assert '    "y=1" = ' in readable
-
-
-def test_lossless_refuses_the_options_of_the_readable_text():
-    rule_base = random_model(0)
-    for options in ({"labels": True}, {"centered": False}, {"precision": 6}, {"top": 1}):
-        with pytest.raises(ValueError, match=r"lossless=True writes the TXT format.*drop \["):
-            rule_base.to_text(lossless=True, **options)
-    assert rule_base.to_text(lossless=True, precision=None) == format_rules(rule_base)
 
 
 def test_machine_text_shows_every_antecedent_and_full_equation():
@@ -131,7 +122,7 @@ def test_labels_need_a_range_from_the_rule_base_or_the_data():
 def test_rules_by_importance_follow_rule_importance():
     rule_base = random_model(3, n_rules=6, n_features=3, n_outputs=2)
     X = np.random.default_rng(3).normal(size=(200, 3))
-    importance = randomts.importance.rule_importance(rule_base, X)
+    importance = randomts.analysis.importance.rule_importance(rule_base, X)
     order = np.argsort(-importance, kind="stable")
     lines = [line for line in rule_base.to_text(X=X).splitlines() if line.startswith("R")]
     assert [int(line.split()[0][1:]) - 1 for line in lines] == order.tolist()

@@ -68,10 +68,11 @@ def check_output(path, format, option="--format"):
 
 def save_model(model, path, format):
     """Save ``model`` to ``path``; the line that reports what was written."""
+    from randomts.analysis.protocol import as_model
     from randomts.io import save
 
     save(model, path, format=format)
-    rule_base = getattr(model, "rule_base_", model)  # a fitted estimator is saved as its rules
+    rule_base = as_model(model, "save")  # a fitted estimator is saved as its rules
     return (
         f"wrote {path} ({rule_base.n_rules} rules, {rule_base.n_features} inputs, "
         f"{rule_base.n_outputs} outputs)"
@@ -84,11 +85,12 @@ def load_model(path, format=None, *, keep_names=False):
     With ``keep_names``, a file whose terms are named otherwise than a rule
     base names them loads as a :class:`~randomts.fuzzy.system.FuzzySystem`.
     """
+    from randomts.analysis.protocol import as_model
     from randomts.fuzzy.system import FuzzySystem
     from randomts.io import load
 
     model = load(path, format=format)
-    model = getattr(model, "rule_base_", model)  # the rules of a file saved from an estimator
+    model = as_model(model, "load")  # the rules of a file saved from an estimator
     if keep_names and not isinstance(model, FuzzySystem):
         # A FIS/FLL of RuleBase shape may name its terms its own way: keep the names.
         system = load(path, format=format, system=True)

@@ -186,7 +186,7 @@ def add_fit(commands):
 def handle_fit(args):
     """Run ``randomts fit`` on the parsed ``args``; the text to print."""
     from randomts.cli.data import Table, encode_inputs, rows_digest
-    from randomts.estimators.checks import warn_constant_inputs
+    from randomts.estimators.parameters import warn_constant_inputs
 
     check_output(args.output, args.format)
     targets = list(dict.fromkeys(args.target))
@@ -232,7 +232,7 @@ def handle_fit(args):
 
 def _check_memory(args, X, n_outputs):
     """Refuse, before any work, settings whose fit cannot fit in memory."""
-    from randomts.estimators.checks import check_fit_memory
+    from randomts.estimators.parameters import check_fit_memory
     from randomts.estimators.regressor import RandomTSRegressor
 
     model = RandomTSRegressor(random_state=args.seed, **_model_params(args))
@@ -324,12 +324,10 @@ def _named(model, inputs, targets=None):
 
     Its warnings (inputs beyond the training range, say) then use those names.
     """
-    for owner in (model, getattr(model, "regressor_", None)):
-        if owner is not None:
-            names = {"input_names": inputs}
-            if targets is not None:
-                names["output_names"] = targets
-            owner.rule_base_ = owner.rule_base_.replace(**names)
+    names = {"input_names": inputs}
+    if targets is not None:
+        names["output_names"] = targets
+    model.rule_base_ = model.rule_base_.replace(**names)
     return model
 
 

@@ -70,5 +70,7 @@ def handle_generate(args):
     if args.output:
         return save_model(rule_base, args.output, args.format)
     if args.precision is None:  # every digit: the TXT format, as it would be saved
-        return rule_base.to_text(lossless=True)
+        from randomts.io.text_format import format_rules
+
+        return format_rules(rule_base)
     return rule_base.to_text(precision=args.precision)

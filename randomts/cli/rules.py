@@ -131,7 +131,9 @@ def handle_rules(args):
                 "--lossless prints the TXT format; it takes no --format, --data, "
                 "--labels, --intercept or --check."
             )
-        return rule_base.to_text(precision=None) if system else rule_base.to_text(lossless=True)
+        from randomts.io.text_format import format_rules
+
+        return rule_base.to_text(precision=None) if system else format_rules(rule_base)
     X = y = None
     if args.data is not None:
         notes = []
@@ -266,6 +268,7 @@ def _coverage(text):
 
 def handle_predict(args):
     """Run ``randomts predict`` on the parsed ``args``; the text to print."""
+    from randomts.analysis.protocol import as_model
     from randomts.cli.data import model_inputs
     from randomts.io import load
     from randomts.io.csv_data import format_csv, write_csv
@@ -273,7 +276,7 @@ def handle_predict(args):
     if args.calibration is not None and args.interval is None:
         raise ValueError("--calibration calibrates the intervals of --interval; give both.")
     model = load(args.model)  # a fitted estimator predicts with its own checks and warnings
-    rule_base = getattr(model, "rule_base_", model)
+    rule_base = as_model(model, "randomts predict")
     notes = []
     X, _, kept = model_inputs(
         args.data,
@@ -343,7 +346,7 @@ def _calibrate(model, args, notes):
             y = _numeric_labels(y, target, model.classes_.dtype)
     else:
         y = np.column_stack([table.numbers(name) for name in outputs])
-        if y.shape[1] == 1 and model._y_ndim == 1:
+        if y.shape[1] == 1:  # one output: 1-D, whichever way the model was fitted
             y = y[:, 0]
     with reported_warnings():
         model.conformalize(X, y)

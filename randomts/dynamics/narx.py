@@ -344,7 +344,7 @@ class NARX:
                 check_steps(Y.shape[0], min_steps, f"{y_name}{records.label(index)}", _OWNER)
         return records
 
-    def columns(self, Y, U, start, stop):
+    def regressor_columns(self, Y, U, start, stop):
         """Regressors of every target time ``k`` in ``[start, stop)`` of stacked records.
 
         Parameters
@@ -361,7 +361,7 @@ class NARX:
         Examples
         --------
         >>> import numpy as np
-        >>> NARX(y_lags=2).columns(np.arange(5.0).reshape(1, 5, 1), None, 2, 4)[0]
+        >>> NARX(y_lags=2).regressor_columns(np.arange(5.0).reshape(1, 5, 1), None, 2, 4)[0]
         array([[1., 0.],
                [2., 1.]])
         """
@@ -443,7 +443,9 @@ class NARX:
         rows, targets = [], []
         for U, Y in records:
             n_steps = Y.shape[0]
-            X = self.columns(Y[None], None if U is None else U[None], self.max_lag, n_steps)
+            X = self.regressor_columns(
+                Y[None], None if U is None else U[None], self.max_lag, n_steps
+            )
             rows.append(X.reshape(-1, len(self.regressor_names)))
             T = Y[self.max_lag :]
             if self.target == "increment":
@@ -745,9 +747,11 @@ class NARX:
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
-                X = self.columns(out, U, k, k + 1)[:, 0, :]
+                X = self.regressor_columns(out, U, k, k + 1)[:, 0, :]
             else:
-                X = self.columns(out[rows], None if U is None else U[rows], k, k + 1)[:, 0, :]
+                X = self.regressor_columns(out[rows], None if U is None else U[rows], k, k + 1)[
+                    :, 0, :
+                ]
             if ranges is not None:
                 beyond = beyond_range(X, *ranges)
                 leaving = beyond.any(axis=1)

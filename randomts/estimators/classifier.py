@@ -24,19 +24,17 @@ classifier, from every format.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 
 import numpy as np
 import scipy.optimize
 import scipy.special
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import validate_numeric_data
-from randomts.core.sampling import default_width_range
-from randomts.estimators import checks
+from randomts.estimators._base import _RandomTSEstimator, with_defaults
 from randomts.estimators.intervals import (
     SplitScores,
     check_jackknife,
@@ -45,37 +43,23 @@ from randomts.estimators.intervals import (
     jackknife_scores,
     prediction_sets,
 )
-from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
-from randomts.estimators.regressor import RandomTSRegressor
+from randomts.estimators.parameters import check_fit_memory
+from randomts.estimators.rows import InMemoryRows
+from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage
 
 __all__ = ["RandomTSClassifier"]
 
-# The parameters passed through to RandomTSRegressor; None leaves the regressor's default.
-_REGRESSOR_PARAMETERS = (
-    "n_rules",
-    "order",
-    "normalize",
-    "solver",
-    "alpha",
-    "learning",
-    "local_weight",
-    "standardize",
-    "centers",
-    "center_scale",
-    "center_bounds",
-    "width_range",
-    "refine",
-    "n_jobs",
-)
 # The classifier's default widths for the weighted sum: b_i ~ U(0, this / (2 n_features)], this
 # many times the regressor's largest width parameter (rules up to twice as narrow).
 _WIDTH_FACTOR = 4.0
 # Search interval of the softmax temperature, relative to the spread of the training scores.
 _TEMPERATURE_BOUNDS = (1e-4, 1e4)
+# The fitted attributes the classifier's own record holds (see __randomts_saved__).
+_CLASSIFIER_ATTRIBUTES = ("classes_", "temperature_")
 
 
-class RandomTSClassifier(ClassifierMixin, BaseEstimator):
+class RandomTSClassifier(ClassifierMixin, _RandomTSEstimator):
     """Takagi-Sugeno classifier with random rules: class scores fitted in one shot.
 
     ``fit`` draws the rules and fits their consequents exactly as
@@ -84,84 +68,60 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
     :mod:`randomts.estimators.classifier`). ``predict`` returns the class of the highest
     score.
 
-    Every parameter but ``n_rules`` and ``random_state`` defaults to
-    ``None``, which means the default of :class:`~randomts.RandomTSRegressor`
-    (standardisation, rules centred on training rows, the ridge penalty
-    chosen by leave-one-out); a value given is passed to it unchanged. Two
-    defaults are the classifier's own, because class boundaries are more
-    local than the regression surfaces the regressor's defaults were chosen
-    for: 150 rules instead of 100 and, with ``width_range=None`` and the
-    weighted sum, rules up to half as wide (``b_i`` up to four times the
-    regressor's). In stratified 5-fold cross-validation on iris, wine,
-    breast cancer and digits, the regressor's defaults fall more than 1
-    point of accuracy behind RBF features with a ridge on wine; these do not
-    on any of the four, nor on two survey data sets they were not chosen on
-    (``benchmarks/bench_classification.py``, results in
-    ``benchmarks/RESULTS.md``). With more rows than unknowns, the fit costs
-    ``O(n_samples (n_rules (n_features + 1))^2)``; with fewer, it is solved
-    in the row space, ``O(n_samples^2 n_rules (n_features + 1))``.
+    The parameters are those of :class:`~randomts.RandomTSRegressor`, with
+    its defaults (standardisation, rules centred on training rows, the ridge
+    penalty chosen by leave-one-out) but two, the classifier's own, because
+    class boundaries are more local than the regression surfaces the
+    regressor's defaults were chosen for: 150 rules instead of 100 and, with
+    ``width_range=None`` and the weighted sum, rules up to half as wide
+    (``b_i`` up to four times the regressor's). In stratified 5-fold
+    cross-validation on iris, wine, breast cancer and digits, the regressor's
+    defaults fall more than 1 point of accuracy behind RBF features with a
+    ridge on wine; these do not on any of the four, nor on two survey data
+    sets they were not chosen on (``benchmarks/bench_classification.py``,
+    results in ``benchmarks/RESULTS.md``). With more rows than unknowns, the
+    fit costs ``O(n_samples (n_rules (n_features + 1))^2)``; with fewer, it is
+    solved in the row space, ``O(n_samples^2 n_rules (n_features + 1))``.
 
     Parameters
     ----------
     n_rules : int, default=150
         Number of rules.
-    order : {0, 1}, optional
-        Consequent order: 1 linear, 0 constant.
-    normalize : bool, optional
-        Weighted average (True) or weighted sum (False) of the consequents.
-    solver : {"lstsq", "pinv", "cholesky"}, optional
-        Least-squares solver.
-    alpha : float, optional
-        Ridge penalty on the consequents.
-    learning : {"global", "local", "combined"}, optional
-        How the consequents are fitted to the class scores (see
-        :class:`RandomTSRegressor`); the regressor's default when None
-        (``"global"``).
-    local_weight : "auto" or float > 0, optional
-        Weight of the local term of combined learning.
-    standardize : bool, optional
-        Draw and fit on standardised inputs.
-    centers : str, optional
-        Centre distribution of the rules.
-    center_scale : float, optional
-        Standard deviation of the normal centre distribution.
-    center_bounds : (float, float), optional
-        Box of the uniform centre distribution.
+    order, normalize, solver, alpha, learning, local_weight, standardize, centers, \
+center_scale, center_bounds, refine, random_state, n_jobs
+        As in :class:`RandomTSRegressor`, with its defaults; the consequents
+        are fitted to the class scores.
     width_range : (float, float), optional
         Interval of the RBF widths ``b_i`` (of the standardised inputs when
         ``standardize``). None: ``(0, 2 / n_features)`` for the weighted sum
         (four times the regressor's upper end), the regressor's default for
         the weighted average.
-    refine : int, optional
-        Iterations refining the centres and widths (see
-        :class:`RandomTSRegressor`); the regressor's default when None (0).
-    random_state : int, RandomState instance or None, default=None
-        Seed of the rules. The same seed gives the same model, bit for bit.
-    n_jobs : int, optional
-        Threads of randomts's own (see :class:`RandomTSRegressor`); results do not
-        depend on it.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels, sorted.
-    regressor_ : RandomTSRegressor
-        The fitted regressor of the class scores.
     rule_base_ : RuleBase
-        Its rule base, outputs named ``score(<class>)``, inputs named after
+        The fitted rules, outputs named ``score(<class>)``, inputs named after
         the DataFrame columns if ``X`` had them; the metadata record the
         classes (as strings) under ``"classes"``.
     temperature_ : float
         Temperature ``T`` of the softmax that turns scores into
         probabilities (see :meth:`predict_proba`).
+    alpha_ : float
+        The ridge penalty used (chosen, with ``alpha="auto"``).
+    local_weight_ : float or None
+        The weight of the local term used with ``learning="combined"``.
     n_features_in_ : int
         Number of inputs seen in ``fit``.
     feature_names_in_ : ndarray of str
         Input names, when ``X`` was a DataFrame with string column names.
+    n_outputs_ : int
+        Number of scores: 1 for two classes, else the number of classes.
 
     See Also
     --------
-    RandomTSRegressor : the estimator of the scores.
+    RandomTSRegressor : the same fit, of real targets.
     sklearn.linear_model.RidgeClassifier : the same idea on the raw inputs.
 
     Examples
@@ -182,91 +142,18 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
     array([1., 1.])
     """
 
-    def __init__(
-        self,
-        n_rules=150,
-        *,
-        order=None,
-        normalize=None,
-        solver=None,
-        alpha=None,
-        learning=None,
-        local_weight=None,
-        standardize=None,
-        centers=None,
-        center_scale=None,
-        center_bounds=None,
-        width_range=None,
-        refine=None,
-        random_state=None,
-        n_jobs=None,
-    ):
-        self.n_rules = n_rules
-        self.order = order
-        self.normalize = normalize
-        self.solver = solver
-        self.alpha = alpha
-        self.learning = learning
-        self.local_weight = local_weight
-        self.standardize = standardize
-        self.centers = centers
-        self.center_scale = center_scale
-        self.center_bounds = center_bounds
-        self.width_range = width_range
-        self.refine = refine
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    @classmethod
-    def interpretable(cls, n_rules=10, **params):
-        """Few rules whose class scores say what the model does where they live.
-
-        The setting of :meth:`RandomTSRegressor.interpretable` for the class
-        scores: rules on the k-means clusters (widths within the inputs'
-        ranges), weighted average, combined learning with the local weight
-        and ridge chosen by cross-validation, few rules.
-
-        Parameters
-        ----------
-        n_rules : int, default=10
-            Number of rules.
-        **params
-            Any other parameter of the classifier, also overriding these.
-
-        Returns
-        -------
-        RandomTSClassifier
-            Unfitted, with ``centers="kmeans"``, ``normalize=True``,
-            ``learning="combined"``, ``local_weight="auto"`` and ``alpha="auto"``.
-
-        Examples
-        --------
-        >>> from sklearn.datasets import load_iris
-        >>> X, y = load_iris(return_X_y=True)
-        >>> clf = RandomTSClassifier.interpretable(n_rules=6, random_state=0).fit(X, y)
-        >>> len(clf.rule_base_), bool(clf.score(X, y) > 0.9)
-        (6, True)
-        """
-        return cls(n_rules, **{**checks.INTERPRETABLE, **params})
+    # the regressor's parameters and defaults, but 150 rules: class boundaries are more local
+    __init__ = with_defaults(_RandomTSEstimator.__init__, n_rules=150)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
         return tags
 
-    def _regressor(self, n_features):
-        """A fresh RandomTSRegressor with the parameters given (None: its default but widths)."""
-        given = {
-            name: getattr(self, name)
-            for name in _REGRESSOR_PARAMETERS
-            if getattr(self, name) is not None
-        }
-        regressor = RandomTSRegressor(**given, random_state=self.random_state)
-        weighted_sum = isinstance(regressor.normalize, (bool, np.bool_)) and not regressor.normalize
-        if self.width_range is None and weighted_sum:
-            low, high = default_width_range(n_features, normalize=False)
-            regressor.set_params(width_range=(low, _WIDTH_FACTOR * high))
-        return regressor
+    def _default_width_range(self, n_features):
+        """Rules up to half as wide as the regressor's for the weighted sum (see the class)."""
+        low, high = super()._default_width_range(n_features)
+        return (low, high) if self.normalize else (low, _WIDTH_FACTOR * high)
 
     def fit(self, X, y):
         """Draw the rules and fit their class scores.
@@ -284,6 +171,12 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         self : RandomTSClassifier
             The fitted estimator.
         """
+        self._validate_hyperparameters()
+        self._fit_labels(X, y)
+        return self
+
+    def _fit_labels(self, X, y):
+        """:meth:`fit`; returns the checked inputs, the indicator targets and the class indices."""
         X, y = validate_numeric_data(self, X, y, numeric_y=False, dtype=np.float64)
         check_classification_targets(y)
         classes, indices = np.unique(y, return_inverse=True)
@@ -293,24 +186,17 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
                 f"got 1 class: {classes.tolist()!r}."
             )
         targets = _indicator_targets(indices, classes.size)
-        regressor = self._regressor(X.shape[1])
-        regressor._fitted_for = (type(self).__name__, getattr(self, "feature_names_in_", None))
-        try:
-            regressor.fit(X, targets)
-        except (TypeError, ValueError) as exc:
-            # X and y are valid here: what fails is a hyperparameter, named for this class.
-            message = str(exc).replace("of RandomTSRegressor", f"of {type(self).__name__}")
-            raise type(exc)(message) from exc
+        check_fit_memory(self, *X.shape, 1 if targets.ndim == 1 else targets.shape[1])
         self.classes_ = classes
-        self.regressor_ = regressor
-        self.rule_base_ = regressor.rule_base_ = self._named_rule_base(regressor.rule_base_)
+        self._stream = None
+        self._fit_rows(InMemoryRows(X, targets), stacklevel=4)
         self.temperature_ = _fit_temperature(
-            _class_scores(regressor.predict(X)), indices, classes.size
+            _class_scores(self._shaped(self._raw_predict(X))), indices, classes.size
         )
-        return self
+        return X, targets, indices
 
-    def _named_rule_base(self, rule_base):
-        """The regressor's rule base with inputs and outputs named, and the classes recorded."""
+    def _named(self, rule_base):
+        """The fitted rule base with inputs and outputs named, and the classes recorded."""
         labels = [str(c) for c in self.classes_]
         shown = labels[1:] if len(labels) == 2 else labels
         output_names = [f"score({label})" for label in shown]
@@ -326,17 +212,22 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         metadata["classes"] = labels
         metadata["score_coding"] = "sign" if len(labels) == 2 else "one-hot"
         return rule_base.replace(
-            input_names=input_names, output_names=output_names, metadata=metadata
+            input_names=input_names, output_names=output_names, metadata=metadata, check_input=False
         )
 
-    def _saved_rule_base(self):
+    def _recorded_attributes(self):
+        """The base's record, but the classes and temperature, which the classifier's record holds."""
+        records = super()._recorded_attributes()
+        return {k: v for k, v in records.items() if k not in _CLASSIFIER_ATTRIBUTES}
+
+    def __randomts_saved__(self):
         """The rule base :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
 
-        The regressor's record (see ``RandomTSRegressor._saved_rule_base``),
-        naming this class, with a ``"classifier"`` entry: the parameters,
-        the classes (values and dtype) and the temperature.
+        The estimators' record (see ``RandomTSRegressor``), with a
+        ``"classifier"`` entry: the parameters, the classes (values and
+        dtype) and the temperature.
         """
-        check_is_fitted(self, "regressor_")
+        check_is_fitted(self, "classes_")
         classes = np.asarray(self.classes_)
         if classes.dtype.kind == "O" and all(isinstance(c, str) for c in classes.tolist()):
             classes = classes.astype(str)
@@ -346,41 +237,39 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
                 f"save holds class labels that are str, int, float or bool; the classes of "
                 f"this {type(self).__name__} are {kinds}."
             )
-        regressor = copy.copy(self.regressor_)
-        regressor.rule_base_ = self.rule_base_  # the rules as the classifier names them
-        rule_base = regressor._saved_rule_base()
+        rule_base = super().__randomts_saved__()
         metadata = rule_base.metadata
-        names = getattr(self, "feature_names_in_", None)
-        metadata[STATE_KEY].update(
-            {
-                "class": type(self).__name__,
-                "feature_names_in": None if names is None else [str(n) for n in names],
-                "classifier": {
-                    "params": jsonable(self.get_params()),
-                    "classes": {"array": classes.tolist(), "dtype": classes.dtype.str},
-                    "temperature": float(self.temperature_),
-                },
-            }
-        )
+        metadata[STATE_KEY]["classifier"] = {
+            "params": jsonable(self.get_params()),
+            "classes": {"array": classes.tolist(), "dtype": classes.dtype.str},
+            "temperature": float(self.temperature_),
+        }
         return rule_base.replace(metadata=metadata)
 
     @classmethod
-    def _from_saved(cls, rule_base):
-        """The fitted classifier that :meth:`_saved_rule_base` described.
+    def _restored_params(cls, metadata, state):
+        """The parameters of the classifier's own record.
 
-        The regressor is rebuilt by ``RandomTSRegressor._from_saved``; the
-        classifier's own record gives the parameters (those this class has),
-        the classes and the temperature.
+        Files of earlier versions record ``None`` for a parameter left at the
+        regressor's default: such a parameter takes the classifier's default.
         """
-        metadata = rule_base.metadata
-        state = dict(metadata[STATE_KEY])
-        record = state.pop("classifier", None)
+        record = state.get("classifier")
         if not isinstance(record, dict):
             raise ValueError(f"the 'classifier' record is missing or not an object: {record!r}")
-        names = state["feature_names_in"]
-        state.update(**{"class": RandomTSRegressor.__name__, "feature_names_in": None})
-        metadata[STATE_KEY] = state
-        regressor = RandomTSRegressor._from_saved(rule_base.replace(metadata=metadata))
+        known = cls().get_params()
+        params = recorded_params(record.get("params"), known)
+        return {k: v for k, v in params.items() if v is not None or known[k] is None}
+
+    @classmethod
+    def __randomts_restored__(cls, rule_base):
+        """The fitted classifier that :meth:`__randomts_saved__` described.
+
+        The estimators' record gives the fitted rules and state, the
+        classifier's own record the parameters, the classes and the
+        temperature.
+        """
+        record = rule_base.metadata.get(STATE_KEY, {}).get("classifier")
+        model = super().__randomts_restored__(rule_base)
         try:
             dtype = np.dtype(record["classes"]["dtype"])
             classes = np.asarray(record["classes"]["array"], dtype=dtype)
@@ -390,22 +279,13 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         n_scores = 1 if classes.size == 2 else classes.size
         if dtype.kind not in "biufU" or classes.ndim != 1 or classes.size < 2:
             raise ValueError(f"'classes' must be a list of at least 2 labels; got {classes!r}")
-        if n_scores != regressor.rule_base_.n_outputs or not temperature > 0:
+        if n_scores != model.rule_base_.n_outputs or not temperature > 0:
             raise ValueError(
                 f"{classes.size} classes and temperature {temperature!r} do not fit a rule base "
-                f"of {regressor.rule_base_.n_outputs} scores"
+                f"of {model.rule_base_.n_outputs} scores"
             )
-        known = cls().get_params()
-        model = cls(**recorded_params(record.get("params"), known))
-        # a damaged record fails here, not in predict
-        model._regressor(regressor.n_features_in_)._validate_hyperparameters()
-        if names is not None:
-            model.feature_names_in_ = np.asarray(names, dtype=object)
-        model.n_features_in_ = regressor.n_features_in_
         model.classes_ = classes
         model.temperature_ = temperature
-        model.regressor_ = regressor
-        model.rule_base_ = regressor.rule_base_
         return model
 
     def decision_function(self, X):
@@ -422,9 +302,8 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
             Two classes: one score, positive for ``classes_[1]``. More: one
             score per class, in the order of ``classes_``.
         """
-        check_is_fitted(self, "regressor_")
-        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        return self.regressor_.predict(X)
+        X = self._checked_inputs(X)
+        return self._shaped(self._raw_predict(X))
 
     def predict(self, X):
         """The class of the highest score.
@@ -522,22 +401,22 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         >>> bool(covered >= 0.85), round(float(sets.sum(axis=1).mean()), 1)  # classes per set
         (True, 0.9)
         """
-        check_jackknife(
-            self._regressor(np.shape(X)[1] if np.ndim(X) == 2 else 1),
-            np.shape(X),
-            owner=type(self).__name__,
-        )
+        self._validate_hyperparameters()
+        check_jackknife(self, np.shape(X))
         self._conformity = None
-        self.fit(X, y)
-        X, y = validate_numeric_data(self, X, y, reset=False, numeric_y=False, dtype=np.float64)
-        indices = np.searchsorted(self.classes_, y)
-        targets = _indicator_targets(indices, self.classes_.size)
+        X, targets, indices = self._fit_labels(X, y)
         targets = targets.reshape(-1, 1) if targets.ndim == 1 else targets
-        scores = jackknife_scores(self.regressor_, X, targets)
-        train_scores = jackknife_class_scores(scores, targets, indices, self.temperature_)
-        self._conformity = dataclasses.replace(
-            scores, rule_base=self.rule_base_, train_scores=train_scores
+        scores = jackknife_scores(
+            self.rule_base_,
+            self._scaling,
+            X,
+            targets,
+            alpha=self.alpha_,
+            order=self.order,
+            n_jobs=self.n_jobs,
         )
+        train_scores = jackknife_class_scores(scores, targets, indices, self.temperature_)
+        self._conformity = dataclasses.replace(scores, train_scores=train_scores)
         return self
 
     def conformalize(self, X, y):
@@ -570,7 +449,7 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         >>> clf.predict_set(X[2::3], coverage=0.9).shape
         (50, 3)
         """
-        check_is_fitted(self, "regressor_")
+        check_is_fitted(self, "classes_")
         X, y = validate_numeric_data(self, X, y, reset=False, numeric_y=False, dtype=np.float64)
         indices = np.searchsorted(self.classes_, y).clip(0, self.classes_.size - 1)
         unknown = self.classes_[indices] != y
@@ -630,13 +509,13 @@ class RandomTSClassifier(ClassifierMixin, BaseEstimator):
         >>> clf.classes_.tolist(), clf.predict_set([[3.0, 0.0], [0.0, 0.0]], coverage=0.9).tolist()
         (['left', 'right'], [[False, True], [True, True]])
         """
-        check_is_fitted(self, "regressor_")
+        check_is_fitted(self, "classes_")
         coverage = check_coverage(coverage, owner="predict_set")
-        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        checks.warn_if_extrapolating(self.regressor_, X, method="predict_set", margin=0.0)
-        scores = current_scores(self, "predict_set")
-        raw = self.regressor_.rule_base_.predict(X, n_jobs=self.regressor_.n_jobs)
-        return prediction_sets(scores, X, raw, self.temperature_, coverage)
+        X = self._checked_inputs(X, method="predict_set", margin=0.0)
+        scores = current_scores(
+            getattr(self, "_conformity", None), self.rule_base_, type(self).__name__, "predict_set"
+        )
+        return prediction_sets(scores, X, self._raw_predict(X), self.temperature_, coverage)
 
 
 def _indicator_targets(indices, n_classes):

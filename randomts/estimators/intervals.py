@@ -4,7 +4,7 @@ Two kinds of scores, made by the estimators' ``fit_conformalize`` and
 ``conformalize``:
 
 * :class:`JackknifeScores`: the exact leave-one-out models of the ridge fit
-  of the consequents (:func:`randomts.fitting.leave_one_out.leave_one_out_terms`),
+  of the consequents (:func:`randomts.fitting.conformal.leave_one_out_terms`),
   for the jackknife+ (:func:`randomts.fitting.conformal.jackknife_plus_bounds`);
   ``8 rank n_samples`` bytes, ``rank <= min(n_unknowns, n_samples)``.
 * :class:`SplitScores`: the scores of held-out calibration rows, for split
@@ -25,15 +25,13 @@ import scipy.special
 from sklearn.exceptions import NotFittedError
 
 from randomts.fitting.conformal import (
+    LeaveOneOutTerms,
     jackknife_plus_bounds,
     jackknife_plus_sets,
+    leave_one_out_terms,
     split_quantile,
 )
-from randomts.fitting.leave_one_out import (
-    LeaveOneOutTerms,
-    design_of,
-    leave_one_out_terms,
-)
+from randomts.fitting.ridge import design_of
 
 __all__ = [
     "JackknifeScores",
@@ -63,8 +61,8 @@ class JackknifeScores:
         The fitted rule base (in the data's units) these scores belong to.
     antecedents : RuleBase
         Its rules in the units of the fit (standardised inputs, if so).
-    scaling : (ndarray, ndarray) or None
-        The standardisation ``(mean, scale)`` of the fit.
+    scaling : Standardisation or None
+        The standardisation of the fit.
     order : int
         Consequent order.
     terms : LeaveOneOutTerms
@@ -76,7 +74,7 @@ class JackknifeScores:
 
     rule_base: object
     antecedents: object
-    scaling: tuple | None
+    scaling: object
     order: int
     terms: LeaveOneOutTerms
     train_scores: np.ndarray | None = None
@@ -91,7 +89,7 @@ class JackknifeScores:
     def shifts(self, X):
         """``LeaveOneOutTerms.shifts`` of the rows ``X`` (the data's units)."""
         if self.scaling is not None:
-            X = (X - self.scaling[0]) / self.scaling[1]
+            X = self.scaling.apply(X)
         return self.terms.shifts(design_of(self.antecedents, X, self.order))
 
 
@@ -155,39 +153,39 @@ def check_jackknife(model, shape, owner=None):
         )
 
 
-def jackknife_scores(model, X, Y):
-    """The :class:`JackknifeScores` of a RandomTSRegressor just fitted to ``(X, Y)``.
+def jackknife_scores(rule_base, scaling, X, Y, *, alpha, order, n_jobs=None):
+    """The :class:`JackknifeScores` of a fitted ``rule_base`` (the data's units) on its training rows.
 
     ``X`` (n_samples, n_features) and ``Y`` (n_samples, n_outputs) are the
-    validated training arrays; the leave-one-out terms are computed at the
-    penalty ``alpha_`` of the fit, on the inputs as the fit saw them.
+    checked training arrays, ``scaling`` the fit's
+    :class:`~randomts.core.scaling.Standardisation` (or None); the
+    leave-one-out terms are computed at the penalty ``alpha`` of the fit, on
+    the inputs as the fit saw them.
 
     Examples
     --------
     >>> import numpy as np
     >>> from randomts import RandomTSRegressor
     >>> X = np.random.default_rng(0).uniform(-1, 1, size=(50, 2)); Y = X[:, :1] ** 2
-    >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, Y)
-    >>> scores = jackknife_scores(model, X, Y)
+    >>> model = RandomTSRegressor(n_rules=5, standardize=False, random_state=0).fit(X, Y)
+    >>> scores = jackknife_scores(model.rule_base_, None, X, Y, alpha=model.alpha_, order=1)
     >>> scores.method, scores.n_samples, scores.terms.residuals.shape
     ('jackknife+', 50, (50, 1))
     """
-    rule_base = model.rule_base_
-    scaling = model._scaling
     U, antecedents = X, rule_base
     if scaling is not None:
-        mean, scale = scaling
-        U = (X - mean) / scale
-        antecedents = rule_base.in_original_units(-mean / scale, 1.0 / scale)
-    residuals = Y - rule_base.predict(X, n_jobs=model.n_jobs)
+        mean, scale = scaling.mean, scaling.scale
+        U = scaling.apply(X)
+        antecedents = rule_base.in_original_units(-mean / scale, 1.0 / scale, check_input=False)
+    residuals = Y - rule_base.predict(X, n_jobs=n_jobs, check_input=False)
     terms = leave_one_out_terms(
-        antecedents, U, residuals, model.alpha_, order=model.order, n_jobs=model.n_jobs
+        antecedents, U, residuals, alpha, order=order, n_jobs=n_jobs, check_input=False
     )
-    return JackknifeScores(rule_base, antecedents, scaling, model.order, terms)
+    return JackknifeScores(rule_base, antecedents, scaling, order, terms)
 
 
-def split_scores(model, X, Y):
-    """The :class:`SplitScores` (absolute residuals) of a fitted regressor on calibration rows.
+def split_scores(rule_base, X, Y, *, n_jobs=None):
+    """The :class:`SplitScores` (absolute residuals) of a fitted rule base on calibration rows.
 
     Examples
     --------
@@ -195,20 +193,27 @@ def split_scores(model, X, Y):
     >>> from randomts import RandomTSRegressor
     >>> X = np.random.default_rng(0).uniform(-1, 1, size=(50, 2)); Y = X[:, :1] ** 2
     >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, Y)
-    >>> split_scores(model, X[:20], Y[:20]).scores.shape
+    >>> split_scores(model.rule_base_, X[:20], Y[:20]).scores.shape
     (20, 1)
     """
-    predictions = model.rule_base_.predict(X, n_jobs=model.n_jobs)
-    return SplitScores(model.rule_base_, np.abs(Y - predictions))
+    predictions = rule_base.predict(X, n_jobs=n_jobs, check_input=False)
+    return SplitScores(rule_base, np.abs(Y - predictions))
 
 
-def current_scores(model, what):
-    """The scores ``model`` keeps for its current fit, or a NotFittedError saying how to get them.
+def current_scores(scores, rule_base, owner, what):
+    """``scores`` if they belong to ``rule_base``, or a NotFittedError saying how to get them.
 
-    ``what`` names the method asking (``"predict_interval"``, ``"predict_set"``).
+    ``scores`` are those an estimator keeps (or None), ``rule_base`` its
+    fitted rules, ``owner`` its class name and ``what`` names the method
+    asking (``"predict_interval"``, ``"predict_set"``).
+
+    Examples
+    --------
+    >>> current_scores(None, None, "RandomTSRegressor", "predict_interval")
+    Traceback (most recent call last):
+    ...
+    sklearn.exceptions.NotFittedError: This RandomTSRegressor has no conformity scores for ...
     """
-    owner = type(model).__name__
-    scores = getattr(model, "_conformity", None)
     if scores is None:
         raise NotFittedError(
             f"This {owner} has no conformity scores for {what}: it was fitted by fit, "
@@ -217,7 +222,7 @@ def current_scores(model, what):
             "conformalize(X_calibration, y_calibration) with rows held out of the fit "
             "(split conformal)."
         )
-    if scores.rule_base is not model.rule_base_:
+    if scores.rule_base is not rule_base:
         made = "fit_conformalize" if scores.method == "jackknife+" else "conformalize"
         raise NotFittedError(
             f"The conformity scores of this {owner} belong to other rules: its rules changed "
@@ -243,7 +248,7 @@ def interval_bounds(scores, X, predictions, coverage):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(200, 1)); Y = X**2 + 0.1 * rng.normal(size=(200, 1))
     >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X[:100], Y[:100])
-    >>> scores = split_scores(model, X[100:], Y[100:])
+    >>> scores = split_scores(model.rule_base_, X[100:], Y[100:])
     >>> lower, upper = interval_bounds(scores, X[:3], model.rule_base_.predict(X[:3]), 0.9)
     >>> bool(np.allclose(upper - lower, (upper - lower)[0]))  # split conformal: one width
     True

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import RegressorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import check_real, validate_numeric_data
 from randomts.core.sampling import PAPER_CENTER_SCALE
-from randomts.estimators import checks
+from randomts.estimators._base import _RandomTSEstimator
+from randomts.estimators.antecedents import draw_rules
+from randomts.estimators.extrapolation import TrainingDomain, weakest_log_firing
 from randomts.estimators.intervals import (
     check_jackknife,
     current_scores,
@@ -17,26 +19,21 @@ from randomts.estimators.intervals import (
     jackknife_scores,
     split_scores,
 )
-from randomts.estimators.records import (
-    STATE_KEY,
-    estimator_state,
-    jsonable,
-    recorded_params,
-    restore_fitted_state,
-    set_fitted_rule_base,
-    set_given_rule_base,
+from randomts.estimators.parameters import (
+    check_fit_memory,
+    output_names,
+    warn_if_far_offset,
+    without_refinement,
 )
-from randomts.estimators.rules import draw_rules, prune_rules, refine_rules, standardise
+from randomts.estimators.rows import InMemoryRows
 from randomts.fitting.conformal import check_coverage
-from randomts.fitting.consequents import ConsequentStream, fit_consequents
-from randomts.fitting.leave_one_out import leave_one_out_alpha
-from randomts.fitting.local_learning import LearningStatistics, interleaved_folds
+from randomts.fitting.consequents import ConsequentFit, ConsequentStream, consequent_fit
 from randomts.fuzzy.rulebase import RuleBase
 
 __all__ = ["RandomTSRegressor"]
 
 
-class RandomTSRegressor(RegressorMixin, BaseEstimator):
+class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     """Takagi-Sugeno regressor with random rules: the Shuffled Linear Model.
 
     ``fit`` draws ``n_rules`` Gaussian antecedents, then fits every rule's
@@ -55,7 +52,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
       squared distance on average, so every rule fires on a typical row, from
       nearly flat rules to rules about one typical distance wide;
     * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
-      over a grid (see :func:`randomts.fitting.leave_one_out.ridge_loo`), shrinking
+      over a grid (see :func:`randomts.fitting.ridge.choose_alpha`), shrinking
       the consequents toward the rule base that reproduces the mean of the
       targets; this costs about one least-squares fit. A weighted sum of
       rules reproduces a constant only approximately: ``fit`` warns
@@ -124,7 +121,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         uniform over the training inputs' bounding box. ``"kmeans"``: not
         random, the centres of the k-means clusters of the standardised
         training inputs, each rule's widths from its cluster's spread
-        (:func:`randomts.fitting.refinement.kmeans_antecedents`; ``width_range`` is
+        (:func:`randomts.fitting.kmeans.kmeans_antecedents`; ``width_range`` is
         not used); needs at least ``n_rules`` distinct training rows. The
         choice for few rules, with ``refine``.
     center_scale : float, default=sqrt(2)
@@ -190,7 +187,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     See Also
     --------
     RuleBase : the model the estimator fits.
-    randomts.fitting.leave_one_out.ridge_loo : the choice of ``alpha``.
+    randomts.fitting.ridge.choose_alpha : the choice of ``alpha``.
 
     Examples
     --------
@@ -211,41 +208,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
     >>> bool(np.allclose(moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6))
     True
     """
-
-    def __init__(
-        self,
-        n_rules=100,
-        *,
-        order=1,
-        normalize=False,
-        solver="lstsq",
-        alpha="auto",
-        learning="global",
-        local_weight="auto",
-        standardize=True,
-        centers="samples",
-        center_scale=PAPER_CENTER_SCALE,
-        center_bounds=None,
-        width_range=None,
-        refine=0,
-        random_state=None,
-        n_jobs=None,
-    ):
-        self.n_rules = n_rules
-        self.order = order
-        self.normalize = normalize
-        self.solver = solver
-        self.alpha = alpha
-        self.learning = learning
-        self.local_weight = local_weight
-        self.standardize = standardize
-        self.centers = centers
-        self.center_scale = center_scale
-        self.center_bounds = center_bounds
-        self.width_range = width_range
-        self.refine = refine
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
     @classmethod
     def paper(cls, n_rules=100, **params):
@@ -281,61 +243,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         settings.update(params)
         return cls(n_rules, **settings)
 
-    @classmethod
-    def interpretable(cls, n_rules=10, **params):
-        """Few rules that say what the model does where they live: the setting to read.
-
-        Every rule sits on the data and describes it there:
-
-        - centres on the k-means clusters of the standardised inputs, widths
-          from each cluster's spread and never wider than the input's range
-          (``centers="kmeans"``);
-        - the weighted average (``normalize=True``): at a rule's centre the
-          model is mostly that rule, and beyond the outermost rules the
-          output follows the nearest rule's line instead of decaying to 0;
-        - combined learning of the consequents (``learning="combined"``): the
-          model's error plus ``local_weight`` times each rule's error on the
-          data under it, with the weight and the ridge chosen by 5-fold
-          cross-validation, so that a rule's line is also a fit of its own
-          data;
-        - few rules (10 by default).
-
-        Measured on thirteen real data sets (``benchmarks/bench_honest_rules.py``,
-        results in ``benchmarks/RESULTS.md``), over the ten rules with the
-        largest share of the output, a rule's line at its own centre is in
-        median a few hundredths of a standard deviation of ``y`` from the
-        model's prediction there. The test error is within 1 % of the
-        defaults' or better on seven of those sets, and behind them where the
-        target needs many rules: 1.08 times the defaults' in geometric mean
-        (see :doc:`/user_guide/honest_rules`).
-
-        Parameters
-        ----------
-        n_rules : int, default=10
-            Number of rules.
-        **params
-            Any other parameter of the estimator, also overriding these
-            (e.g. ``refine=50`` to move the centres and widths afterwards).
-
-        Returns
-        -------
-        RandomTSRegressor
-            Unfitted, with ``centers="kmeans"``, ``normalize=True``,
-            ``learning="combined"``, ``local_weight="auto"`` and ``alpha="auto"``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from randomts.agreement import rule_agreement
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.uniform(-2, 2, size=(500, 2)); y = np.sin(X[:, 0]) + X[:, 1] ** 2 / 4
-        >>> model = RandomTSRegressor.interpretable(n_rules=8, random_state=0).fit(X, y)
-        >>> found = rule_agreement(model.rule_base_, X, y)  # in standard deviations of y
-        >>> bool(np.abs(found.from_model).max() < 0.1), bool(model.score(X, y) > 0.95)
-        (True, True)
-        """
-        return cls(n_rules, **{**checks.INTERPRETABLE, **params})
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
@@ -344,9 +251,6 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         # coarsely: no training score to promise on arbitrary data
         tags.regressor_tags.poor_score = self.order == 0 and self.n_rules < 50
         return tags
-
-    def _validate_hyperparameters(self):
-        checks.check_hyperparameters(self)
 
     def fit(self, X, y, folds=None):
         """Draw the rules and fit their consequents.
@@ -371,37 +275,55 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             The fitted estimator.
         """
         self._validate_hyperparameters()
-        output_names = checks.output_names(y)
+        self._fit_checked(X, y, folds)
+        return self
+
+    def _fit_checked(self, X, y, folds=None):
+        """:meth:`fit` after the hyperparameters were checked; returns the checked ``(X, Y)``."""
+        names = output_names(y)
         X, y = validate_numeric_data(
             self, X, y, multi_output=True, y_numeric=True, dtype=np.float64
         )
         Y = y.reshape(-1, 1) if y.ndim == 1 else y
-        checks.check_fit_memory(self, *X.shape, Y.shape[1])
-        checks.warn_if_far_offset(self, Y)
-        U, antecedents = self._draw_antecedents(X, Y, output_names)
-        if self.refine > 0:
-            antecedents = refine_rules(self, antecedents, U, Y)
-        rule_base = fit_consequents(
-            antecedents,
-            U,
-            Y,
-            order=self.order,
-            alpha=self.alpha,
-            solver=self.solver,
-            learning=self.learning,
-            local_weight=self.local_weight,
-            folds=folds,
-            n_jobs=self.n_jobs,
-        )
-        checks.warn_if_underdetermined(self, rule_base, U, Y)
-        self.alpha_ = rule_base.metadata["alpha"] if self._auto_alpha() else float(self.alpha)
-        self.local_weight_ = rule_base.metadata.get("local_weight")
+        check_fit_memory(self, *X.shape, Y.shape[1])
+        warn_if_far_offset(self, Y, stacklevel=4)
         self._stream = None
-        self._y_ndim = y.ndim
-        self._record_ranges(X, Y, reset=True)
-        self._record_firing(antecedents, U, reset=True)
-        set_fitted_rule_base(self, rule_base, X.shape[0])
-        return self
+        self._fit_rows(InMemoryRows(X, y, folds), output_names=names, stacklevel=4)
+        return X, Y
+
+    def fit_rows(self, rows):
+        """Fit on training rows that are not arrays in memory: the fit of ``fit``, step by step.
+
+        ``rows`` (a :class:`~randomts.estimators.rows.TrainingRows`) answers
+        each step where the rows are: their ranges and moments, the inputs
+        as the fit sees them, the consequents of the drawn antecedents and
+        the weakest firing of a row's strongest rule.
+        :func:`randomts.distributed.fit_estimator_dask` fits dask arrays on a
+        cluster this way; :meth:`fit` is this on
+        :class:`~randomts.estimators.rows.InMemoryRows`.
+
+        Parameters
+        ----------
+        rows : TrainingRows
+            Checked rows: the parameters are checked here, the data not.
+
+        Returns
+        -------
+        self : RandomTSRegressor
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts.estimators.rows import InMemoryRows
+        >>> X = np.random.default_rng(0).uniform(-1, 1, size=(100, 2)); y = X[:, 0] * X[:, 1]
+        >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit_rows(InMemoryRows(X, y))
+        >>> whole = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+        >>> bool(np.array_equal(model.predict(X), whole.predict(X)))
+        True
+        """
+        self._validate_hyperparameters()
+        self._stream = None
+        return self._fit_rows(rows, stacklevel=3)
 
     def _new_rows(self, X, y):
         """``(X, Y)`` of rows given to a fitted model, checked against its inputs and outputs."""
@@ -417,17 +339,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             )
         return X, Y
 
-    def _auto_alpha(self):
-        return checks.auto_alpha(self)
-
-    def _record_firing(self, antecedents, U, *, reset):
-        """Keep the least over the training rows of the log firing of each row's strongest rule."""
-        weakest = checks.weakest_log_firing(antecedents, U)
-        if not reset:
-            weakest = min(weakest, self._weakest_log_firing)
-        self._weakest_log_firing = weakest
-
-    @available_if(checks.without_refinement)
+    @available_if(without_refinement)
     def partial_fit(self, X, y):
         """Fit on one more chunk of rows: the same model as one ``fit`` on all the chunks.
 
@@ -473,78 +385,36 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         first = getattr(self, "_stream", None) is None
         if first:
             self._validate_hyperparameters()
-
-        output_names = checks.output_names(y) if first else None
+        names = output_names(y) if first else None
         X, y = validate_numeric_data(
             self, X, y, reset=first, multi_output=True, y_numeric=True, dtype=np.float64
         )
-        Y = y.reshape(-1, 1) if y.ndim == 1 else y
         if first:
-            U, antecedents = self._draw_antecedents(X, Y, output_names)
-            self._y_ndim = y.ndim
-            self._stream_alpha = prior = None
-            local_weight = self.local_weight if self.learning == "combined" else None
-            if self.learning != "global" and (self._auto_alpha() or local_weight == "auto"):
-                # alpha, the local weight and the prior by cross-validation on this first chunk
-                selection = LearningStatistics(antecedents, Y.shape[1], order=self.order)
-                selection = selection.update(U, Y, interleaved_folds(U.shape[0])).select(
-                    self.learning,
-                    local_weight=local_weight,
-                    alpha=self.alpha,
-                    toward_mean=self._auto_alpha(),
-                )
-                local_weight, prior = selection.local_weight, selection.prior
-                if self._auto_alpha():
-                    self._stream_alpha = selection.alpha
-            elif self._auto_alpha():  # alpha and prior by leave-one-out on this first chunk
-                checks.warn_if_far_offset(self, Y)
-                selection = leave_one_out_alpha(
-                    antecedents, U, Y, order=self.order, n_jobs=self.n_jobs
-                )
-                self._stream_alpha, prior = selection.alpha, selection.prior
-            # the stream fits the rest, Y - K prior, shrunk toward zero: the prior plus that
-            self._stream = ConsequentStream(
-                antecedents,
-                Y.shape[1],
-                order=self.order,
-                solver=self.solver,
-                n_jobs=self.n_jobs,
-                prior=prior,
-                learning=self.learning,
-                local_weight=local_weight,
+            Y = y.reshape(-1, 1) if y.ndim == 1 else y
+            warn_if_far_offset(self, Y, stacklevel=3)
+            rows = _FirstChunk(X, y)
+            self._fit_rows(rows, output_names=names, stacklevel=3)
+            self._stream, self._stream_alpha = rows.stream, rows.stream_alpha
+            return self
+        Y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if Y.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
+                f"{self.n_outputs_} outputs as in the first partial_fit call."
             )
-        else:
-            if Y.shape[1] != self.n_outputs_:
-                raise ValueError(
-                    f"y has {Y.shape[1]} outputs, but {type(self).__name__} is expecting "
-                    f"{self.n_outputs_} outputs as in the first partial_fit call."
-                )
-            U = X if self._scaling is None else (X - self._scaling[0]) / self._scaling[1]
-        alpha = self._stream_alpha
-        if alpha is None:
-            if self._auto_alpha():
-                raise ValueError(
-                    f"The 'alpha' parameter of {type(self).__name__} was a float at the first "
-                    "partial_fit call and can change only to another float. Got 'auto' instead."
-                )
-            alpha = check_real(self.alpha, "alpha", low=0.0, owner=type(self).__name__)
-        self._stream.update(U, Y)
-        self._record_ranges(X, Y, reset=first)
-        self._record_firing(self._stream.antecedents, U, reset=first)
-        self.alpha_ = alpha
-        self.local_weight_ = self._stream.local_weight
-        set_fitted_rule_base(self, self._stream.rule_base(alpha), self._stream.n_samples)
+        stream = self._stream
+        U = X if self._scaling is None else self._scaling.apply(X)
+        stream.update(U, Y, check_input=False)
+        fit = _stream_fit(stream, self._stream_alpha, self.alpha, type(self).__name__)
+        chunk = TrainingDomain.of(X, Y, weakest_log_firing(stream.antecedents, U))
+        self._set_fit(
+            fit,
+            scaling=self._scaling,
+            domain=chunk if self._domain is None else self._domain.union(chunk),
+            n_samples=stream.n_samples,
+            y_ndim=self._y_ndim,
+        )
         return self
-
-    def _draw_antecedents(self, X, Y, output_names):
-        """Standardise ``X`` if asked and draw the antecedents; returns ``(U, antecedents)``."""
-        self.n_outputs_ = Y.shape[1]
-        # an estimator that fits this one names the inputs as its user knows them
-        owner, names = getattr(self, "_fitted_for", (type(self).__name__, None))
-        names = names if names is not None else getattr(self, "feature_names_in_", None)
-        checks.warn_constant_inputs(owner, X, names, stacklevel=4)
-        U, self._scaling = standardise(X) if self.standardize else (X, None)
-        return U, self.draw_antecedents(U, self.n_outputs_, output_names=output_names)
 
     def draw_antecedents(self, U, n_outputs=1, *, output_names=None):
         """The rules :meth:`fit` draws, before their consequents are fitted.
@@ -584,16 +454,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         (True, True)
         """
         self._validate_hyperparameters()
-        return draw_rules(self, U, n_outputs, output_names)
-
-    def _record_ranges(self, X, Y, *, reset):
-        """Keep the per-variable ``[min, max]`` of the inputs and outputs seen so far."""
-        low = np.concatenate([X.min(axis=0), Y.min(axis=0)])
-        high = np.concatenate([X.max(axis=0), Y.max(axis=0)])
-        if not reset:
-            low = np.minimum(low, self._ranges[0])
-            high = np.maximum(high, self._ranges[1])
-        self._ranges = (low, high)
+        return draw_rules(
+            self,
+            U,
+            n_outputs,
+            output_names,
+            width_range=self._default_width_range(U.shape[1]),
+        )
 
     @classmethod
     def from_rule_base(
@@ -649,12 +516,13 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         if not isinstance(rule_base, RuleBase):
             raise TypeError(f"rule_base must be a RuleBase; got {type(rule_base).__name__}.")
-        model = cls(**params)
-        model._validate_hyperparameters()
-        set_given_rule_base(
-            model, rule_base, input_mean=input_mean, input_scale=input_scale, n_samples=n_samples
+        return cls._fitted_from(
+            rule_base,
+            params,
+            input_mean=input_mean,
+            input_scale=input_scale,
+            n_samples=n_samples,
         )
-        return model
 
     def predict(self, X):
         """Predict with the fitted rule base.
@@ -669,12 +537,8 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_outputs)
             One column per output; 1-D when ``fit`` was given a 1-D ``y``.
         """
-        check_is_fitted(self, "rule_base_")
-        if not checks.is_plain_valid_input(self, X):
-            X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        checks.warn_if_extrapolating(self, X)
-        Y = self.rule_base_._predict(X, n_jobs=self.n_jobs)
-        return Y[:, 0] if self._y_ndim == 1 else Y
+        X = self._checked_inputs(X)
+        return self._shaped(self._raw_predict(X))
 
     # ------------------------------------------------------------ conformal intervals
     def fit_conformalize(self, X, y):
@@ -682,7 +546,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
 
         :meth:`fit`, then the leave-one-out terms of the ridge fit of the
         consequents at ``alpha_``
-        (:func:`randomts.fitting.leave_one_out.leave_one_out_terms`):
+        (:func:`randomts.fitting.conformal.leave_one_out_terms`):
         without training row ``j`` the consequents move by ``S k_j e_j``
         (``S = (K^T K + alpha I)^{-1}``, ``k_j`` the row of the design matrix,
         ``e_j`` its leave-one-out residual), in closed form, so that
@@ -736,12 +600,16 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         self._validate_hyperparameters()
         check_jackknife(self, np.shape(X))
         self._conformity = None
-        self.fit(X, y)
-        X, y = validate_numeric_data(
-            self, X, y, reset=False, multi_output=True, y_numeric=True, dtype=np.float64
+        X, Y = self._fit_checked(X, y)
+        self._conformity = jackknife_scores(
+            self.rule_base_,
+            self._scaling,
+            X,
+            Y,
+            alpha=self.alpha_,
+            order=self.order,
+            n_jobs=self.n_jobs,
         )
-        Y = y.reshape(-1, 1) if y.ndim == 1 else y
-        self._conformity = jackknife_scores(self, X, Y)
         return self
 
     def conformalize(self, X, y):
@@ -785,7 +653,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         (True, 0.7)
         """
         X, Y = self._new_rows(X, y)
-        self._conformity = split_scores(self, X, Y)
+        self._conformity = split_scores(self.rule_base_, X, Y, n_jobs=self.n_jobs)
         return self
 
     def predict_interval(self, X, coverage=0.9):
@@ -854,23 +722,24 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self, "rule_base_")
         coverage = check_coverage(coverage, owner="predict_interval")
-        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        checks.warn_if_extrapolating(self, X, method="predict_interval", margin=0.0)
+        X = self._checked_inputs(X, method="predict_interval", margin=0.0)
         return self._interval(X, coverage)
 
     def _interval(self, X, coverage):
-        """:meth:`predict_interval` of validated rows."""
-        scores = current_scores(self, "predict_interval")
-        predictions = self.rule_base_.predict(X, n_jobs=self.n_jobs)
-        lower, upper = interval_bounds(scores, X, predictions, coverage)
-        if self._y_ndim == 1:
-            return lower[:, 0], upper[:, 0]
-        return lower, upper
+        """:meth:`predict_interval` of checked rows."""
+        scores = current_scores(
+            getattr(self, "_conformity", None),
+            self.rule_base_,
+            type(self).__name__,
+            "predict_interval",
+        )
+        lower, upper = interval_bounds(scores, X, self._raw_predict(X), coverage)
+        return self._shaped(lower), self._shaped(upper)
 
     def explain(self, x, top=None, *, coverage=0.9):
         """The rules behind the prediction at one input, with its interval when there is one.
 
-        :func:`randomts.explain.explain` of ``rule_base_``; when the
+        :func:`randomts.analysis.explain.explain` of ``rule_base_``; when the
         estimator keeps conformity scores (:meth:`fit_conformalize`,
         :meth:`conformalize`), the explanation also states the
         :meth:`predict_interval` at ``coverage``.
@@ -878,7 +747,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         Parameters
         ----------
         x : array-like of shape (n_features,), dict, Series or one-row DataFrame
-            One input (see :func:`randomts.explain.explain`).
+            One input (see :func:`randomts.analysis.explain.explain`).
         top : int, optional
             List only the ``top`` rules with the largest shares.
         coverage : float in (0, 1), default=0.9
@@ -897,7 +766,7 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         >>> print(model.explain([1.0], top=1).to_text().splitlines()[0])
         x1 = 1: y = 1.996, 90% interval [1.842, 2.151] (jackknife+) (weighted sum of 3 rules)
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         check_is_fitted(self, "rule_base_")
         explanation = explain(self.rule_base_, x, top=top)
@@ -909,45 +778,14 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             np.reshape(lower, -1), np.reshape(upper, -1), coverage, self._conformity.method
         )
 
-    # ------------------------------------------ rules, pruning and saving a fitted estimator
-    def rule_importance(self, X):
-        """Each rule's share of the total absolute contribution on ``X``.
+    # ------------------------------------------------------------ pruning
+    def prune(self, k, X, y=None):
+        """A new fitted estimator with the ``k`` most important rules, consequents refitted to ``y``.
 
-        See :func:`randomts.importance.rule_importance`, which this calls on
-        ``rule_base_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The data on which importance is measured (e.g. the training inputs).
-
-        Returns
-        -------
-        ndarray of shape (n_rules,)
-            Non-negative; sums to 1 unless every contribution is zero.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.uniform(-2, 2, size=(200, 2)); y = np.sin(X[:, 0]) * X[:, 1]
-        >>> model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
-        >>> importance = model.rule_importance(X)
-        >>> importance.shape, round(float(importance.sum()), 6)
-        ((10,), 1.0)
-        """
-        from randomts.importance import rule_importance
-
-        check_is_fitted(self, "rule_base_")
-        X = validate_numeric_data(self, X, reset=False, dtype=np.float64)
-        return rule_importance(self.rule_base_, X)
-
-    def prune(self, k, X, y):
-        """A new fitted estimator with the ``k`` most important rules, consequents refitted.
-
-        The rules are ranked by :meth:`rule_importance` on ``X`` and the
-        consequents of the ``k`` kept ones are fitted again to ``(X, y)`` by
-        :func:`randomts.importance.prune`, with this estimator's ``order``,
+        The rules are ranked by :meth:`rule_importance` on ``X`` and, given
+        ``y``, the consequents of the ``k`` kept ones are fitted again to
+        ``(X, y)`` by :func:`randomts.analysis.importance.prune` (the one
+        pruning of every model), with this estimator's ``order``,
         ``solver`` and ridge penalty, on the same (standardised, if so)
         inputs as ``fit``. This estimator is left unchanged. The new one has
         ``n_rules=k`` and the other parameters of this one; its metadata
@@ -959,8 +797,9 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
             Number of rules to keep, ``1 <= k <= n_rules``.
         X : array-like of shape (n_samples, n_features)
             Inputs, used both to rank the rules and to refit.
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-            Targets, with the outputs of ``fit``.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
+            Targets, with the outputs of ``fit``; None keeps the consequents
+            of the ``k`` rules as they are.
 
         Returns
         -------
@@ -978,47 +817,61 @@ class RandomTSRegressor(RegressorMixin, BaseEstimator):
         (10, 10, (3,))
         >>> bool(small.score(X, y) > 0.99)
         True
+        >>> model.prune(10, X).n_rules  # without targets: the ten rules as they are
+        10
         """
-        import copy
+        if y is None:
+            X, Y = self._checked_inputs(X), None
+        else:
+            X, Y = self._new_rows(X, y)
+        return self._pruned_estimator(self._pruned_rules(k, X, Y))
 
-        X, Y = self._new_rows(X, y)
-        pruned = prune_rules(self, k, X, Y)
-        metadata = self.rule_base_.metadata
-        new = copy.copy(self)
-        new._stream = None  # a partial_fit after pruning starts a new model
-        new.n_rules = len(pruned)
-        metadata["params"] = jsonable(new.get_params())
-        metadata["pruned_from"] = self.rule_base_.n_rules
-        new.rule_base_ = pruned.replace(metadata=metadata)
-        return new
 
-    def _saved_rule_base(self):
-        """The rule base :func:`randomts.save` writes: ``rule_base_`` and how to rebuild ``self``.
+class _FirstChunk(InMemoryRows):
+    """The first chunk of :meth:`RandomTSRegressor.partial_fit`: its consequents start a stream.
 
-        The metadata gain ``estimator_state``: the class, the dimension of
-        ``y`` in ``fit``, ``feature_names_in_``, the variable names (which
-        some formats must change) and the other fitted attributes that JSON
-        holds exactly (scalars, short 1-D arrays: a penalty chosen in ``fit``,
-        say); :meth:`_from_saved` reads them back.
-        """
-        check_is_fitted(self, "rule_base_")
-        metadata = self.rule_base_.metadata
-        metadata[STATE_KEY] = estimator_state(self)
-        return self.rule_base_.replace(metadata=metadata)
+    With ``alpha="auto"`` (or a local weight to choose), the penalty, the
+    local weight and the prior are chosen on this chunk by the one fit of
+    the consequents; the stream then accumulates this chunk and the next
+    ones, fitting ``Y - K prior`` shrunk toward zero (the prior plus that).
+    """
 
-    @classmethod
-    def _from_saved(cls, rule_base):
-        """The fitted estimator that :meth:`_saved_rule_base` described (see :func:`randomts.load`).
+    complete = False
 
-        The parameters are the recorded ones that this class has (a random
-        generator, which JSON cannot hold, becomes ``None``); the rule base,
-        as read, is the fitted model, and its metadata lose the record (so
-        that saving ``rule_base_`` alone writes a rule base).
-        """
-        metadata = rule_base.metadata
-        state = metadata.pop(STATE_KEY)  # saving the rules alone writes a rule base
-        known = cls().get_params()
-        model = cls(**recorded_params(metadata.get("params"), known))
-        model._validate_hyperparameters()  # a damaged record fails here, not in predict
-        restore_fitted_state(model, rule_base.replace(metadata=metadata), state)
-        return model
+    def fit_consequents(self, antecedents, U, settings):
+        alpha, learning = settings["alpha"], settings["learning"]
+        local_weight = settings["local_weight"] if learning == "combined" else None
+        choice = None
+        if alpha == "auto" or local_weight == "auto":
+            choice = consequent_fit(antecedents, U, self.targets, check_input=False, **settings)
+            local_weight = choice.local_weight
+        self.stream_alpha = choice.alpha if alpha == "auto" else None
+        self.stream = ConsequentStream(
+            antecedents,
+            self.n_outputs,
+            order=settings["order"],
+            solver=settings["solver"],
+            n_jobs=settings["n_jobs"],
+            prior=None if choice is None else choice.prior,
+            learning=learning,
+            local_weight=local_weight,
+        )
+        self.stream.update(U, self.targets, check_input=False)
+        fit = _stream_fit(self.stream, self.stream_alpha, alpha, "RandomTSRegressor")
+        return fit, weakest_log_firing(antecedents, U)
+
+
+def _stream_fit(stream, stream_alpha, alpha, owner):
+    """The :class:`ConsequentFit` of the rows a stream has seen, at the penalty of the stream.
+
+    ``stream_alpha`` is the penalty chosen on the first chunk (None for a
+    float ``alpha``, read at every call).
+    """
+    if stream_alpha is None:
+        if isinstance(alpha, str):
+            raise ValueError(
+                f"The 'alpha' parameter of {owner} was a float at the first partial_fit call "
+                "and can change only to another float. Got 'auto' instead."
+            )
+        stream_alpha = check_real(alpha, "alpha", low=0.0, owner=owner)
+    return ConsequentFit(stream.rule_base(stream_alpha), stream_alpha, stream.local_weight, None)

@@ -4,7 +4,7 @@
 consequents of given antecedents, at a given ridge or at the one of least
 leave-one-out error; the rest of randomts fits through it or through the
 pieces it is made of (:class:`~randomts.fitting.consequents.ConsequentStream`,
-:func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`).
+:func:`~randomts.fitting.ridge.choose_consequent_alpha`).
 
 Every function here works on the arrays and methods a rule base offers
 (:mod:`randomts.fitting.protocol`); none names a model class, so the models'

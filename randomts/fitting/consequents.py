@@ -1,4 +1,4 @@
-"""Fitting consequents from rows that arrive in chunks: arrays, memmaps, ``.npy`` files, generators.
+"""The fit of the consequents of fixed antecedents: in one shot, or from rows that arrive in chunks.
 
 The antecedents are fixed, so the least-squares system ``K Gamma = Y`` can be
 accumulated chunk by chunk in a ``(q, q)`` factor (see
@@ -14,7 +14,7 @@ never materialised, whatever the chunk size.
 which :meth:`randomts.RuleBase.fit_consequents`, the estimators and the
 refinement call: at a fixed ``alpha`` it is one :class:`ConsequentStream`
 fed all the rows at once; with ``alpha="auto"`` the exact leave-one-out
-ridge of :func:`randomts.fitting.leave_one_out.leave_one_out_alpha`.
+ridge of :func:`randomts.fitting.ridge.choose_consequent_alpha`.
 
 The result is the model one ``fit`` on all the rows gives: the ``"lstsq"``
 and ``"pinv"`` solvers accumulate the QR factor of ``[K Y]`` (Householder
@@ -23,7 +23,7 @@ updates, backward stable), ``"cholesky"`` the Gram matrix.
 
 from __future__ import annotations
 
-import sys
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,7 +33,6 @@ from randomts.core import membership
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
-from randomts.fitting.leave_one_out import leave_one_out_alpha
 from randomts.fitting.local_learning import (
     LEARNING,
     N_FOLDS,
@@ -50,14 +49,40 @@ from randomts.fitting.protocol import (
     with_chosen_consequents,
     with_consequents,
 )
+from randomts.fitting.ridge import choose_consequent_alpha
 
 __all__ = [
+    "ConsequentFit",
     "ConsequentStream",
+    "consequent_fit",
     "fit_consequents",
     "fit_consequents_streaming",
-    "iter_chunks",
-    "npy_chunks",
 ]
+
+
+@dataclass(frozen=True, eq=False)
+class ConsequentFit:
+    """What the fit of the consequents gives: the rule base, and what it chose.
+
+    Attributes
+    ----------
+    rule_base : RuleBase
+        The antecedents with the fitted consequents.
+    alpha : float
+        The ridge penalty used (chosen, with ``alpha="auto"``).
+    local_weight : float or None
+        The weight of the local term of combined learning, else None.
+    prior : ndarray of shape (n_columns, n_outputs) or None
+        The coefficients the ridge shrank toward (the rule base that best
+        reproduces each output's mean, with ``alpha="auto"``), or None for
+        zero: what a stream of further rows shrinks toward
+        (:class:`ConsequentStream`).
+    """
+
+    rule_base: object
+    alpha: float
+    local_weight: float | None
+    prior: np.ndarray | None
 
 
 def fit_consequents(
@@ -102,7 +127,7 @@ def fit_consequents(
         values from ``1e-10`` to ``1e2`` times the mean eigenvalue of
         ``K^T K``, the consequents shrunk toward those that best reproduce
         the targets' mean
-        (:func:`randomts.fitting.leave_one_out.leave_one_out_alpha`); it
+        (:func:`randomts.fitting.ridge.choose_consequent_alpha`); it
         is recorded in the result's ``metadata["alpha"]``.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
         Least-squares solver of a float ``alpha`` with global learning (see
@@ -175,7 +200,7 @@ def fit_consequents(
 
     ``"auto"`` picks a point of the grid, in units of the mean eigenvalue of ``K^T K``:
 
-    >>> from randomts.fitting.leave_one_out import RELATIVE_ALPHAS
+    >>> from randomts.fitting.ridge import RELATIVE_ALPHAS
     >>> auto = fit_consequents(antecedents, X, y, alpha="auto")
     >>> relative = auto.metadata["alpha"] / (len(X) * np.mean(K**2))
     >>> bool(np.isclose(RELATIVE_ALPHAS, relative, rtol=1e-9).any())
@@ -185,18 +210,83 @@ def fit_consequents(
     ...  for rb in (exact, ridge, auto)]
     [0.045, 0.082, 0.047]
     """
-    check_rule_base(antecedents)
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    if Y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
-        )
-    order = check_int_option(order, "order", (0, 1))
-    check_option(solver, "solver", SOLVERS)
-    alpha = check_alpha(alpha)
-    check_option(learning, "learning", LEARNING)
-    local_weight = check_local_weight(local_weight)
+    return consequent_fit(
+        antecedents,
+        X,
+        Y,
+        order=order,
+        alpha=alpha,
+        solver=solver,
+        learning=learning,
+        local_weight=local_weight,
+        folds=folds,
+        n_jobs=n_jobs,
+    ).rule_base
+
+
+def consequent_fit(
+    antecedents,
+    X,
+    Y,
+    *,
+    order=1,
+    alpha=0.0,
+    solver="lstsq",
+    learning="global",
+    local_weight="auto",
+    folds=None,
+    n_jobs=None,
+    check_input=True,
+):
+    """:func:`fit_consequents`, with what it chose: the one fit of the consequents.
+
+    Every fit of consequents in randomts runs here: the estimators (their
+    ``fit``, the first chunk of ``partial_fit``, the penalty of
+    refinement), :meth:`RuleBase.fit_consequents
+    <randomts.RuleBase.fit_consequents>` and the pruning that refits.
+
+    Parameters
+    ----------
+    antecedents, X, Y, order, alpha, solver, learning, local_weight, folds, n_jobs
+        As in :func:`fit_consequents`.
+    check_input : bool, default=True
+        False for callers that pass checked arguments: a rule base, ``X``
+        and ``Y`` finite float64 arrays of shapes ``(n_samples,
+        n_features)`` and ``(n_samples, n_outputs)``, the options valid (as
+        scikit-learn's ``ridge_regression(check_input=False)``).
+
+    Returns
+    -------
+    ConsequentFit
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RuleBase
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2)); y = np.sin(3 * X[:, 0]) + 0.05 * rng.normal(size=200)
+    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
+    >>> fit = consequent_fit(antecedents, X, y, alpha="auto")
+    >>> fit.alpha == fit.rule_base.metadata["alpha"]  # exact: the same float, recorded
+    True
+    >>> fit.prior.shape, fit.local_weight
+    ((30, 1), None)
+    """
+    if check_input:
+        check_rule_base(antecedents)
+        X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
+        order = check_int_option(order, "order", (0, 1))
+        check_option(solver, "solver", SOLVERS)
+        alpha = check_alpha(alpha)
+        check_option(learning, "learning", LEARNING)
+        local_weight = check_local_weight(local_weight)
+    elif Y.ndim == 1:
+        Y = Y.reshape(-1, 1)
     if learning != "global" or (alpha == "auto" and folds is not None):
         return _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs)
     if alpha != "auto":
@@ -205,11 +295,15 @@ def fit_consequents(
         stream = ConsequentStream(
             antecedents, Y.shape[1], order=order, solver=solver, n_jobs=n_jobs
         )
-        return stream.update(X, Y).rule_base(alpha)
-    selection = leave_one_out_alpha(antecedents, X, Y, order=order, n_jobs=n_jobs)
-    return with_chosen_consequents(
+        rule_base = stream.update(X, Y, check_input=False).rule_base(alpha)
+        return ConsequentFit(rule_base, float(alpha), None, None)
+    selection = choose_consequent_alpha(
+        antecedents, X, Y, order=order, n_jobs=n_jobs, check_input=False
+    )
+    rule_base = with_chosen_consequents(
         antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
+    return ConsequentFit(rule_base, selection.alpha, None, selection.prior)
 
 
 def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds, n_jobs):
@@ -231,9 +325,10 @@ def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds
     selection = statistics.select(
         learning, local_weight=local_weight, alpha=alpha, toward_mean=alpha == "auto"
     )
-    return with_chosen_consequents(
+    rule_base = with_chosen_consequents(
         antecedents, selection, order=order, input_range=_data_range(X), output_range=_data_range(Y)
     )
+    return ConsequentFit(rule_base, selection.alpha, selection.local_weight, selection.prior)
 
 
 class ConsequentStream:
@@ -256,7 +351,7 @@ class ConsequentStream:
     prior : ndarray of shape (n_columns, n_outputs), optional
         Coefficients ``Gamma_0`` the ridge shrinks toward instead of zero (e.g.
         the ``prior`` of
-        :func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`): the
+        :func:`~randomts.fitting.ridge.choose_consequent_alpha`): the
         stream fits ``Y - K Gamma_0`` and adds ``Gamma_0`` to the solution.
     learning : {"global", "local", "combined"}, default="global"
         The objective (see :func:`fit_consequents`). Local and combined
@@ -328,7 +423,9 @@ class ConsequentStream:
                     f"prior must have shape (n_columns, n_outputs) = ({n_columns}, "
                     f"{self.n_outputs}); got {np.shape(prior)}."
                 )
-            self._prior_model = with_consequents(antecedents, self.prior, order=self.order)
+            self._prior_model = with_consequents(
+                antecedents, self.prior, order=self.order, check_input=False
+            )
         self.accumulator = LeastSquaresAccumulator(
             n_columns,
             self.n_outputs,
@@ -344,7 +441,7 @@ class ConsequentStream:
         """Rows seen so far."""
         return self.accumulator.n_samples
 
-    def update(self, X, Y):
+    def update(self, X, Y, *, check_input=True):
         """Fold in a chunk of rows; returns self.
 
         Parameters
@@ -353,9 +450,15 @@ class ConsequentStream:
             Inputs (a slice of a memmap is read here, once).
         Y : array-like of shape (n_rows,) or (n_rows, n_outputs)
             Targets.
+        check_input : bool, default=True
+            False for rows already checked: finite float64 arrays ``X`` of
+            ``n_features`` columns and ``Y`` of ``n_outputs`` columns.
         """
-        X = check_matrix(X, "X", n_columns=self.antecedents.n_features, owner="this rule base")
-        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if check_input:
+            X = check_matrix(X, "X", n_columns=self.antecedents.n_features, owner="this rule base")
+            Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        elif Y.ndim == 1:
+            Y = Y.reshape(-1, 1)
         if Y.shape != (X.shape[0], self.n_outputs):
             raise ValueError(
                 f"Y must have shape (n_rows, n_outputs) = ({X.shape[0]}, {self.n_outputs}); "
@@ -363,7 +466,7 @@ class ConsequentStream:
             )
         ranges = _data_range(X), _data_range(Y)
         if self._prior_model is not None:  # the part of Y that the prior leaves
-            Y = Y - self._prior_model.predict(X)
+            Y = Y - self._prior_model.predict(X, check_input=False)
         rb = self.antecedents
         write = design_rows_writer(
             X, Y, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
@@ -454,6 +557,7 @@ class ConsequentStream:
             output_names=output_names,
             input_range=self.input_range,
             output_range=self.output_range,
+            check_input=False,
         )
 
     def __repr__(self):
@@ -498,128 +602,7 @@ def _union(a, b):
     return np.column_stack([np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 1], b[:, 1])])
 
 
-def iter_chunks(X, Y, chunk_rows=65536):
-    """Successive row chunks ``(X[a:b], Y[a:b])`` of two arrays or memmaps.
-
-    Slices of a :class:`numpy.memmap` are views: their rows are read from disk
-    only when the chunk is used, so memory stays at one chunk.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> [x.shape[0] for x, _ in iter_chunks(np.zeros((10, 2)), np.zeros(10), chunk_rows=4)]
-    [4, 4, 2]
-    """
-    chunk_rows = check_int(chunk_rows, "chunk_rows", low=1)
-    n_rows = len(X)
-    if len(Y) != n_rows:
-        raise ValueError(f"X and Y must have the same number of rows; got {n_rows} and {len(Y)}.")
-    for start in range(0, n_rows, chunk_rows):
-        stop = min(start + chunk_rows, n_rows)
-        yield X[start:stop], Y[start:stop]
-
-
-def npy_chunks(X_path, Y_path, chunk_rows=65536):
-    """Row chunks of two ``.npy`` files, read from disk a chunk at a time.
-
-    Each chunk is read with plain file reads into a fresh array (not a
-    memory map, whose pages would stay resident), so memory stays at one
-    chunk whatever the file size.
-
-    Returns
-    -------
-    iterable of (ndarray, ndarray)
-        With a ``len()`` (the number of chunks), so a progress bar knows its total.
-
-    Examples
-    --------
-    >>> import numpy as np, os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> np.save(os.path.join(folder, "X.npy"), np.arange(10.0).reshape(5, 2))
-    >>> np.save(os.path.join(folder, "Y.npy"), np.ones(5))
-    >>> chunks = npy_chunks(os.path.join(folder, "X.npy"), os.path.join(folder, "Y.npy"), 2)
-    >>> len(chunks), [x.shape for x, _ in chunks]
-    (3, [(2, 2), (2, 2), (1, 2)])
-    >>> next(iter(chunks))[0]
-    array([[0., 1.],
-           [2., 3.]])
-    """
-    X = _NpyRows(X_path, "X_path")
-    Y = _NpyRows(Y_path, "Y_path")
-    return _SizedChunks(X, Y, check_int(chunk_rows, "chunk_rows", low=1))
-
-
-class _NpyRows:
-    """Rows of a C-ordered ``.npy`` file, sliced by reading the file."""
-
-    def __init__(self, path, name):
-        self.path = path
-        with open(path, "rb") as file:
-            version = np.lib.format.read_magic(file)
-            if version == (1, 0):
-                header = np.lib.format.read_array_header_1_0(file)
-            else:
-                header = np.lib.format.read_array_header_2_0(file)
-            shape, fortran_order, dtype = header
-            self.offset = file.tell()
-        if fortran_order or len(shape) not in (1, 2) or dtype.hasobject:
-            raise ValueError(
-                f"{name} must be a C-ordered 1-D or 2-D numeric .npy file; got shape {shape}, "
-                f"dtype {dtype}, fortran_order={fortran_order} in {str(path)!r}."
-            )
-        self.shape, self.dtype = shape, dtype
-        self.row_items = int(np.prod(shape[1:], dtype=np.int64))
-
-    def __len__(self):
-        return self.shape[0]
-
-    def __getitem__(self, rows):
-        start, stop, _ = rows.indices(self.shape[0])
-        count = max(0, stop - start) * self.row_items
-        offset = self.offset + start * self.row_items * self.dtype.itemsize
-        data = np.fromfile(self.path, dtype=self.dtype, count=count, offset=offset)
-        return data.reshape((-1,) + tuple(self.shape[1:]))
-
-
-class _SizedChunks:
-    def __init__(self, X, Y, chunk_rows):
-        if len(X) != len(Y):
-            raise ValueError(
-                f"X and Y must have the same number of rows; got {len(X)} and {len(Y)}."
-            )
-        self.X, self.Y, self.chunk_rows = X, Y, chunk_rows
-
-    def __len__(self):
-        return -(-len(self.X) // self.chunk_rows)
-
-    def __iter__(self):
-        return iter_chunks(self.X, self.Y, self.chunk_rows)
-
-
-def _with_progress(chunks, progress):
-    if not progress:
-        return chunks
-    total = len(chunks) if hasattr(chunks, "__len__") else None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # no tqdm: a plain counter on stderr
-        return _text_progress(chunks, total)
-    return tqdm(chunks, total=total, unit="chunk", desc="randomts fit")
-
-
-def _text_progress(chunks, total):
-    done = 0
-    for chunk in chunks:
-        yield chunk
-        done += 1
-        sys.stderr.write(f"\rrandomts fit: {done}" + (f"/{total}" if total else "") + " chunks")
-        sys.stderr.flush()
-    sys.stderr.write("\n")
-
-
-def fit_consequents_streaming(
-    antecedents, chunks, *, order=1, solver="lstsq", alpha=0.0, progress=False
-):
+def fit_consequents_streaming(antecedents, chunks, *, order=1, solver="lstsq", alpha=0.0):
     """Fit the consequents of ``antecedents`` to rows given as chunks.
 
     Parameters
@@ -627,17 +610,16 @@ def fit_consequents_streaming(
     antecedents : RuleBase
         Fixed antecedents.
     chunks : iterable of (X, Y)
-        Row chunks: from :func:`iter_chunks` (arrays, memmaps),
-        :func:`npy_chunks` (``.npy`` files) or any generator. The number of
-        outputs is read from the first chunk.
+        Row chunks: from :func:`randomts.io.chunks.iter_chunks` (arrays,
+        memmaps), :func:`randomts.io.chunks.npy_chunks` (``.npy`` files, with
+        :func:`randomts.io.chunks.with_progress` for a progress bar) or any
+        generator. The number of outputs is read from the first chunk.
     order : {0, 1}, default=1
         Consequent order.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
         Least-squares solver (see :mod:`randomts.core.accumulators`).
     alpha : float, default=0.0
         Ridge penalty.
-    progress : bool, default=False
-        Show a progress bar on stderr (tqdm when installed, else a counter).
 
     Returns
     -------
@@ -652,13 +634,14 @@ def fit_consequents_streaming(
     >>> rng = np.random.default_rng(1)
     >>> X = rng.normal(size=(1000, 2)); y = X[:, 0] * X[:, 1]
     >>> antecedents = RuleBase.random(n_features=2, n_rules=8, random_state=0)
-    >>> rb = fit_consequents_streaming(antecedents, iter_chunks(X, y, chunk_rows=256))
+    >>> chunks = [(X[i : i + 256], y[i : i + 256]) for i in range(0, 1000, 256)]
+    >>> rb = fit_consequents_streaming(antecedents, chunks)
     >>> bool(np.allclose(rb.predict(X), antecedents.fit_consequents(X, y).predict(X)))
     True
     """
     alpha = _check_stream_alpha(alpha)
     stream = None
-    for X, Y in _with_progress(chunks, progress):
+    for X, Y in chunks:
         if stream is None:
             n_outputs = 1 if np.ndim(Y) == 1 else np.shape(Y)[1]
             stream = ConsequentStream(antecedents, n_outputs, order=order, solver=solver)

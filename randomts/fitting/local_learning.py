@@ -58,6 +58,7 @@ from randomts._validation import check_int, check_option, check_real
 from randomts.core import membership
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.design import design_rows_writer
+from randomts.fitting.ridge import best_index, mean_prior, ridge_grid
 
 __all__ = [
     "LEARNING",
@@ -84,10 +85,6 @@ LOCAL_WEIGHTS = np.logspace(-1.0, 2.0, 7)
 #: Folds of the default cross-validation.
 N_FOLDS = 5
 
-# Relative ridge grid of "auto" and the constant-fit penalty behind the prior (the
-# values randomts.fitting.leave_one_out uses for global learning).
-_RELATIVE_ALPHAS = np.logspace(-10.0, 2.0, 25)
-_CONSTANT_PENALTY = 1e-10
 # Entries of the (rows x rules x columns) intermediate of local_grams formed at once.
 _BLOCK_ELEMENTS = 1 << 21
 
@@ -396,8 +393,7 @@ class LearningStatistics:
                     grid = system.grid(given_alpha)
                     squared[i] += system.held_out_squares(grid, H, toward_mean)
             errors = squared / (n_samples * self.n_outputs)
-            errors[~np.isfinite(errors)] = np.inf
-            k, j = np.unravel_index(int(np.argmin(errors)), errors.shape)
+            k, j = best_index(errors)
         chosen_weight, chosen_alpha, system = weights[k], float(alphas[k, j]), systems[k]
         prior = system.mean_prior() if toward_mean else None
         gamma = system.solve(np.array([chosen_alpha]), prior)
@@ -430,14 +426,13 @@ class _System:
         self.rhs = self.total * G[:p, p : p + m]
         eigenvalues, self.V = scipy.linalg.eigh(self.B, check_finite=False, driver="evd")
         self.eigenvalues = np.maximum(eigenvalues, 0.0)
-        trace = float(np.trace(self.B))
-        self.scale = trace / p if trace > 0 else 1.0
+        self.scale, self.relative_grid = ridge_grid(float(np.trace(self.B)) / p)
         # numpy.linalg.lstsq's rank cut, for alpha = 0
         top = self.eigenvalues[-1] if self.eigenvalues.size else 0.0
         self.above = self.eigenvalues > max(n_samples, p) * np.finfo(float).eps * top
 
     def grid(self, alpha):
-        return self.scale * _RELATIVE_ALPHAS if alpha is None else np.array([alpha])
+        return self.relative_grid if alpha is None else np.array([alpha])
 
     def _inverse(self, alphas):  # (rank, n_alphas); alpha = 0 is the pseudo-inverse
         shifted = self.eigenvalues[:, None] + alphas[None, :]
@@ -447,20 +442,13 @@ class _System:
         return inverse
 
     def mean_prior(self):
-        """The coefficients that best reproduce each output's mean: the fit of 1, times the mean.
-
-        Fitted with a penalty small beside the spread of the output however far
-        from 0 it lies (as :mod:`randomts.fitting.leave_one_out` does).
-        """
+        """The coefficients that best reproduce each output's mean (:func:`~randomts.fitting.ridge.mean_prior`)."""
         p, m, n = self.p, self.m, max(self.n, 1)
         G = self.G
         y_mean = G[p : p + m, p + m] / n
         y_std = np.sqrt(np.maximum(np.diagonal(G[p : p + m, p : p + m]) / n - y_mean**2, 0.0))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            relative = np.where(np.abs(y_mean) > y_std, y_std / np.abs(y_mean), 1.0)
-        penalty = _CONSTANT_PENALTY * self.scale * relative
         z_one = self.V.T @ (self.total * G[:p, p + m])
-        return self.V @ (z_one[:, None] / (self.eigenvalues[:, None] + penalty[None, :]) * y_mean)
+        return self.V @ mean_prior(self.eigenvalues, z_one, y_mean, y_std, self.scale)
 
     def solve(self, alphas, prior=None):
         """``Gamma`` at every ``alpha``, shape (n_columns, n_alphas, n_outputs), shrunk to ``prior``."""

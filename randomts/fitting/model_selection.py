@@ -1,14 +1,10 @@
-"""Model selection from one factorisation: the ridge ``alpha`` and the number of rules.
+"""Model selection: the ridge ``alpha`` of a rule base by a closed-form criterion, the number of rules.
 
-:func:`ridge_alpha_curve` scores every ``alpha`` of a grid by the closed-form
-leave-one-out (LOO) or generalised cross-validation (GCV) error, from one QR
-factorisation of ``[K Y]`` and the SVD of its small triangle
-``R11 = U S V^T``: with ``P = K V`` and ``d = S U^T C`` (``= V^T K^T Y``),
-
-* fitted values ``Y_hat(alpha) = P diag(1 / (s^2 + alpha)) d``;
-* leverages ``h_jj(alpha) = sum_i P_ji^2 / (s_i^2 + alpha)``;
-* LOO error ``mean_j ||(y_j - y_hat_j) / (1 - h_jj)||^2``, GCV error
-  ``mean ||Y - Y_hat||^2 / (1 - tr(H) / N)^2``, ``tr(H) = sum s^2 / (s^2 + alpha)``.
+:func:`select_alpha` is the choice that ``alpha="auto"`` makes
+(:func:`randomts.fitting.ridge.choose_consequent_alpha`: one grid, one
+eigendecomposition), by leave-one-out (LOO) or generalised cross-validation
+(GCV) error, with the rule base fitted at the chosen ``alpha`` and the
+curve.
 
 :func:`select_n_rules` scores nested rule bases (the first ``h`` rules of the
 antecedents) on validation data. For the weighted sum (``normalize=False``)
@@ -16,9 +12,6 @@ the columns of ``K`` for the first ``h`` rules are the leading columns of the
 whole ``K``, so one accumulated factor of ``[K Y]`` serves every ``h``: its
 leading block is the factor of the smaller problem. Both return the curve
 they used.
-
-The leave-one-out ridge that ``alpha="auto"`` chooses is in
-:mod:`randomts.fitting.leave_one_out`.
 """
 
 from __future__ import annotations
@@ -26,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 
 from randomts._validation import check_int_option, check_matrix, check_option, check_real
 from randomts.core.accumulators import (
@@ -36,12 +28,9 @@ from randomts.core.accumulators import (
 from randomts.core.design import design_rows_writer
 from randomts.core.solvers import SOLVERS
 from randomts.fitting.protocol import check_rule_base, with_consequents
+from randomts.fitting.ridge import CRITERIA, choose_consequent_alpha
 
-__all__ = ["CRITERIA", "RulesSelection", "ridge_alpha_curve", "select_alpha", "select_n_rules"]
-
-from randomts.fitting.leave_one_out import AlphaSelection, check_alphas, design_of
-
-CRITERIA = ("loo", "gcv")
+__all__ = ["CRITERIA", "RulesSelection", "select_alpha", "select_n_rules"]
 
 
 @dataclass(frozen=True)
@@ -67,65 +56,7 @@ class RulesSelection:
     rule_base: object
 
 
-def ridge_alpha_curve(K, Y, alphas=None, *, criterion="loo"):
-    """LOO or GCV error of the ridge solution for every ``alpha``, from one factorisation.
-
-    Parameters
-    ----------
-    K : ndarray of shape (n_samples, n_columns)
-        Design matrix.
-    Y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
-        Targets.
-    alphas : array-like of float > 0, default=np.logspace(-12, 2, 29)
-        The grid.
-    criterion : {"loo", "gcv"}, default="loo"
-        Closed-form leave-one-out or generalised cross-validation error.
-
-    Returns
-    -------
-    AlphaSelection
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> K = rng.normal(size=(80, 10)); Y = K @ rng.normal(size=10) + 0.1 * rng.normal(size=80)
-    >>> sel = ridge_alpha_curve(K, Y, [1e-3, 1e-1, 10.0, 1e3])
-    >>> sel.errors.shape, sel.alpha in sel.alphas
-    ((4,), True)
-    >>> bool(sel.errors[-1] > sel.errors[0])  # a huge penalty underfits
-    True
-    """
-    check_option(criterion, "criterion", CRITERIA)
-    alphas = check_alphas(np.logspace(-12, 2, 29) if alphas is None else alphas)
-    K = check_matrix(K, "K", column_label="columns")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    if Y.shape[0] != K.shape[0]:
-        raise ValueError(
-            f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
-        )
-    n_samples, n_columns = K.shape
-    factor = LeastSquaresAccumulator(n_columns, Y.shape[1]).update(K, Y).factor
-    R11 = np.triu(factor[:n_columns, :n_columns])
-    U, s, Vt = scipy.linalg.svd(R11, check_finite=False, lapack_driver="gesdd")
-    d = s[:, None] * (U.T @ factor[:n_columns, n_columns:])  # V^T K^T Y
-    P = K @ Vt.T
-    inverse = 1.0 / (s[:, None] ** 2 + alphas[None, :])  # (n_columns, n_alphas)
-    leverage = (P * P) @ inverse if criterion == "loo" else None
-    errors = np.empty(alphas.size)
-    for a in range(alphas.size):
-        residual = Y - P @ (inverse[:, a, None] * d)
-        if criterion == "loo":
-            errors[a] = np.mean((residual / (1.0 - leverage[:, a, None])) ** 2)
-        else:
-            trace = np.sum(s * s * inverse[:, a])
-            errors[a] = np.mean(residual**2) / (1.0 - trace / n_samples) ** 2
-    best = int(np.argmin(errors))
-    gamma = Vt.T @ (inverse[:, best, None] * d)
-    return AlphaSelection(float(alphas[best]), alphas, errors, criterion, gamma)
-
-
-def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
+def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo", toward_mean=False):
     """Choose the ridge ``alpha`` of a rule base's consequents by LOO or GCV error.
 
     Parameters
@@ -134,10 +65,17 @@ def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
         Fixed antecedents.
     X : array-like of shape (n_samples, n_features)
     Y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-    alphas, criterion
-        See :func:`ridge_alpha_curve`.
+    alphas : array-like of float > 0, optional
+        The grid; by default the one of ``alpha="auto"``
+        (:func:`randomts.fitting.ridge.ridge_grid`: 25 values, half a decade
+        apart, relative to the mean eigenvalue of ``K^T K``).
     order : {0, 1}, default=1
         Consequent order.
+    criterion : {"loo", "gcv"}, default="loo"
+        Closed-form leave-one-out or generalised cross-validation error.
+    toward_mean : bool, default=False
+        Shrink toward the consequents that reproduce each output's mean, as
+        ``alpha="auto"`` does, instead of toward zero.
 
     Returns
     -------
@@ -157,12 +95,13 @@ def select_alpha(antecedents, X, Y, alphas=None, *, order=1, criterion="loo"):
     >>> selection.alphas.size == selection.errors.size, rb.n_rules
     (True, 30)
     """
-    check_rule_base(antecedents)
-    order = check_int_option(order, "order", (0, 1))
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    selection = ridge_alpha_curve(design_of(antecedents, X, order), Y, alphas, criterion=criterion)
-    return selection, with_consequents(antecedents, selection.coefficients, order=order)
+    selection = choose_consequent_alpha(
+        antecedents, X, Y, order=order, alphas=alphas, criterion=criterion, toward_mean=toward_mean
+    )
+    rule_base = with_consequents(
+        antecedents, selection.coefficients, order=order, check_input=False
+    )
+    return selection, rule_base
 
 
 def _leading_factor(factor, n_columns, n_total, kind):

@@ -36,6 +36,7 @@ RULE_BASE_ATTRIBUTES = (
     "replace",
     "subset",
 )
+# ``replace`` takes ``check_input=False`` for the arrays the fits compute
 
 
 def check_rule_base(obj, name="antecedents"):
@@ -121,7 +122,9 @@ def check_alpha(alpha, *, owner=None):
     return check_real(alpha, "alpha", low=0.0, owner=owner)
 
 
-def with_consequents(antecedents, coefficients, *, order=1, output_names=None, **changes):
+def with_consequents(
+    antecedents, coefficients, *, order=1, output_names=None, check_input=True, **changes
+):
     """The antecedents with the consequents of a stacked solution ``Gamma``.
 
     Parameters
@@ -136,6 +139,9 @@ def with_consequents(antecedents, coefficients, *, order=1, output_names=None, *
     output_names : sequence of str, optional
         Output names; by default those of the antecedents when their number
         matches, else ``y1..ym``.
+    check_input : bool, default=True
+        False for coefficients a solver of randomts gave (finite float64):
+        the rule base is built from them unchecked.
     **changes
         Other arguments of ``antecedents.replace`` (``input_range``,
         ``output_range``, ``metadata``, ...); the recorded ranges not given
@@ -162,13 +168,19 @@ def with_consequents(antecedents, coefficients, *, order=1, output_names=None, *
     )
     if output_names is None and coefficients.shape[1] == antecedents.n_outputs:
         output_names = antecedents.output_names
-    return antecedents.replace(coef=coef, intercept=intercept, output_names=output_names, **changes)
+    return antecedents.replace(
+        coef=coef,
+        intercept=intercept,
+        output_names=output_names,
+        check_input=check_input,
+        **changes,
+    )
 
 
 def with_chosen_consequents(antecedents, selection, *, order, input_range, output_range):
     """The antecedents with the consequents a cross-validated choice fitted, and what it chose.
 
-    ``selection`` is an :class:`~randomts.fitting.leave_one_out.AlphaSelection`
+    ``selection`` is an :class:`~randomts.fitting.ridge.AlphaSelection`
     or a :class:`~randomts.fitting.local_learning.LearningSelection`: its
     ``coefficients`` become the consequents, its ``alpha`` (and
     ``local_weight``, when it chose one) are recorded in the metadata, and
@@ -198,4 +210,5 @@ def with_chosen_consequents(antecedents, selection, *, order, input_range, outpu
         input_range=input_range,
         output_range=output_range,
         metadata=metadata,
+        check_input=False,
     )

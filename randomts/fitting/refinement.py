@@ -1,16 +1,11 @@
-"""Antecedents placed from data and refined: few rules that predict well.
+"""Antecedents refined on the data: few rules that predict well.
 
-Random rules need many rules; fuzzy-model users want few they can read. Two
-pure functions give them:
-
-* :func:`kmeans_antecedents` places ``n_rules`` Gaussian rules on the k-means
-  clusters of the (standardised) inputs, each rule's widths from its
-  cluster's spread.
-* :func:`refine_antecedents` moves the centres and widths of a rule base by
-  nonlinear least squares with the consequents re-solved exactly at every
-  step: variable projection (Golub and Pereyra, 1973), the "hybrid learning"
-  of ANFIS (Jang, 1993) done with a Gauss-Newton trust region
-  (:func:`scipy.optimize.least_squares`) and an analytic Jacobian.
+:func:`refine_antecedents` moves the centres and widths of a rule base (e.g.
+placed by :func:`~randomts.fitting.kmeans.kmeans_antecedents`) by nonlinear
+least squares with the consequents re-solved exactly at every step: variable
+projection (Golub and Pereyra, 1973), the "hybrid learning" of ANFIS (Jang,
+1993) done with a Gauss-Newton trust region
+(:func:`scipy.optimize.least_squares`) and an analytic Jacobian.
 
 The refined model is an ordinary :class:`~randomts.RuleBase`, built by the
 ``replace`` of the one given.
@@ -65,7 +60,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.optimize
-from sklearn.cluster import KMeans
 from sklearn.model_selection import KFold
 
 from randomts._validation import check_int, check_int_option, check_matrix, check_real
@@ -73,114 +67,19 @@ from randomts.core import membership as _membership
 from randomts.core.accumulators import LeastSquaresAccumulator, ridge_cholesky
 from randomts.core.design import design_matrix, split_coefficients
 from randomts.core.sampling import check_random_state
-from randomts.fitting.consequents import fit_consequents
-from randomts.fitting.model_selection import select_alpha
+from randomts.core.scaling import Standardisation
+from randomts.fitting.consequents import consequent_fit
 from randomts.fitting.protocol import check_rule_base
+from randomts.fitting.ridge import choose_consequent_alpha
 
-__all__ = ["kmeans_antecedents", "refine_antecedents", "variable_projection_residual"]
+__all__ = ["refine_antecedents", "variable_projection_residual"]
 
 # Log widths are kept within this factor of the standardised unit (no overflow in d_ik).
 _LOG_SIGMA_BOUND = np.log(1e3)
-# Candidate ridge penalties per training row when alpha is chosen from the data.
-_ALPHA_GRID_PER_ROW = np.logspace(-8, 1, 19)
 # Least paired t statistic of the held-out improvement for refined antecedents to be kept.
 _MIN_T_STATISTIC = 3.0
 # Weight of the prior toward the starting antecedents, per row and unit of the targets' variance.
 _PRIOR_WEIGHT = 1e-6
-
-
-def _standardisation(X):
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    scale[~(scale > 0)] = 1.0
-    return mean, scale
-
-
-def kmeans_antecedents(X, n_rules, random_state=None, *, width_factor=None):
-    """Rule centres on the k-means clusters of the inputs, widths from their spread.
-
-    k-means (:class:`sklearn.cluster.KMeans`, k-means++ starts) runs on the
-    standardised inputs, so that no feature dominates the distances. Rule
-    ``i`` sits at cluster ``i``'s centre; its width on input ``k`` is the
-    root-mean-square deviation of the cluster's members from the centre
-    along ``k``, times ``width_factor``. With the default factor
-    ``sqrt(n_features)`` a member of a cluster at the root-mean-square
-    distance from its centre fires the rule at ``exp(-1/2)``, so that
-    neighbouring rules overlap. (In :class:`~randomts.RandomTSRegressor`,
-    whose leave-one-out ridge shrinks the consequents toward the targets'
-    mean, on the thirteen real data sets of
-    ``benchmarks/bench_refinement.py``, ``2 sqrt(n_features)`` gave a test
-    error 0.6 % higher with 5 rules, 0.4 % lower with 10 and 4.2 % lower
-    with 15, in geometric mean; no one factor is best on every set.) A
-    cluster of one point, or one with no spread along an input, takes the
-    median spread of the other clusters along it (the feature's own
-    standard deviation if none has any). No width exceeds its input's range
-    over ``X`` (``max - min``, when not 0): a wider rule would not tell one
-    part of the data from another along that input.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        Training inputs, at least ``n_rules`` distinct rows.
-    n_rules : int
-        Number of rules (clusters).
-    random_state : int, RandomState, Generator or None
-        Seed of k-means' starts.
-    width_factor : float, optional
-        Multiplier of the clusters' spreads; default ``sqrt(n_features)``.
-
-    Returns
-    -------
-    centers : ndarray of shape (n_rules, n_features)
-        In the units of ``X``.
-    sigmas : ndarray of shape (n_rules, n_features)
-        Standard deviations of the Gaussian sets, in the units of ``X``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (50, 2)), rng.normal(10, 1, (50, 2))])
-    >>> centers, sigmas = kmeans_antecedents(X, 2, random_state=0)
-    >>> [round(float(c)) for c in np.sort(centers[:, 0])]
-    [0, 10]
-    >>> bool(np.all((sigmas > 1.0) & (sigmas < 2.0)))  # sqrt(2) x the clusters' spread 1
-    True
-    """
-    X = check_matrix(X, "X")
-    n_rules = check_int(n_rules, "n_rules", low=1)
-    n_samples, n_features = X.shape
-    if width_factor is None:
-        width_factor = np.sqrt(n_features)
-    width_factor = check_real(width_factor, "width_factor", low=0.0, low_inclusive=False)
-    n_distinct = np.unique(X, axis=0).shape[0]
-    if n_distinct < n_rules:
-        raise ValueError(
-            f"kmeans_antecedents needs at least n_rules={n_rules} distinct rows of X to place "
-            f"{n_rules} rules; got {n_distinct} distinct rows."
-        )
-    mean, scale = _standardisation(X)
-    U = (X - mean) / scale
-    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
-    kmeans = KMeans(n_clusters=n_rules, n_init=4, random_state=seed).fit(U)
-    centers = kmeans.cluster_centers_
-    labels = kmeans.labels_
-    spread = np.zeros((n_rules, n_features))
-    counts = np.bincount(labels, minlength=n_rules)
-    for i in range(n_rules):
-        members = U[labels == i]
-        if members.shape[0] > 1:
-            spread[i] = np.sqrt(np.mean((members - centers[i]) ** 2, axis=0))
-    for k in range(n_features):
-        good = (counts > 1) & (spread[:, k] > 1e-12)
-        fill = np.median(spread[good, k]) if good.any() else 1.0
-        spread[~good, k] = fill
-    widths = width_factor * spread
-    # a hair under the range, so that the round trips through the standardisations (a few
-    # roundings of relative size eps each) never leave a width above it
-    span = (U.max(axis=0) - U.min(axis=0)) * (1.0 - 64 * np.finfo(float).eps)
-    widths = np.where(span > 0, np.minimum(widths, span), widths)
-    return centers * scale + mean, widths * scale
 
 
 def _antecedents_like(rule_base, centers, sigmas, n_outputs):
@@ -200,6 +99,7 @@ def _antecedents_like(rule_base, centers, sigmas, n_outputs):
         metadata={},
         input_range=None,
         output_range=None,
+        check_input=False,
     )
 
 
@@ -440,6 +340,7 @@ def refine_antecedents(
     n_folds=None,
     patience=5,
     random_state=None,
+    check_input=True,
 ):
     """Refine the centres and widths of a rule base, consequents re-solved exactly at every step.
 
@@ -478,7 +379,7 @@ def refine_antecedents(
     Parameters
     ----------
     rule_base : RuleBase
-        Starting antecedents (e.g. from :func:`kmeans_antecedents`); its
+        Starting antecedents (e.g. from :func:`~randomts.fitting.kmeans.kmeans_antecedents`); its
         consequents are ignored.
     X : array-like of shape (n_samples, n_features)
         Training inputs.
@@ -491,9 +392,10 @@ def refine_antecedents(
         Consequent order.
     alpha : float, optional
         Ridge penalty on the consequents (on standardised inputs). None:
-        chosen at the starting antecedents by closed-form leave-one-out
-        error (:func:`randomts.fitting.model_selection.select_alpha`) on a grid of
-        ``n_train * logspace(-8, 1, 19)``, then kept fixed.
+        chosen at the starting antecedents on the training rows by exact
+        leave-one-out error, on the grid of ``alpha="auto"``
+        (:func:`randomts.fitting.ridge.choose_consequent_alpha`, shrinking
+        toward zero as the refinement does), then kept fixed.
     X_val, Y_val : array-like, optional
         Held-out rows for early stopping. Given, the consequents of the
         result are fitted on ``(X, Y)`` only.
@@ -512,6 +414,9 @@ def refine_antecedents(
         Evaluations without a better held-out error before stopping.
     random_state : int, RandomState, Generator or None
         Seed of the held-out split or of the folds.
+    check_input : bool, default=True
+        False for checked rows: ``X`` and a 2-D ``Y`` finite float64 arrays
+        of matching rows (the held-out rows, when given, are checked anyway).
 
     Returns
     -------
@@ -528,7 +433,7 @@ def refine_antecedents(
     --------
     >>> import numpy as np
     >>> from randomts import RuleBase
-    >>> from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
+    >>> from randomts.fitting.kmeans import kmeans_antecedents
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-3, 3, size=(400, 1)); y = np.sin(X[:, 0]) + 0.05 * rng.normal(size=400)
     >>> start = RuleBase(*kmeans_antecedents(X, 3, random_state=0))
@@ -539,72 +444,35 @@ def refine_antecedents(
     >>> bool(record["validation_mse_end"] <= record["validation_mse_start"])
     True
     """
-    check_rule_base(rule_base, "rule_base")
-    X, Y = _check_data(rule_base, X, Y)
+    if check_input:
+        check_rule_base(rule_base, "rule_base")
+        X, Y = _check_data(rule_base, X, Y)
     n_iter = check_int(n_iter, "n_iter", low=0)
     order = check_int_option(order, "order", (0, 1))
     patience = check_int(patience, "patience", low=1)
     if alpha is not None:
         alpha = check_real(alpha, "alpha", low=0.0, low_inclusive=False)
-    if (X_val is None) != (Y_val is None):
-        raise ValueError("Give both X_val and Y_val, or neither.")
-    n_samples = X.shape[0]
-    rng = check_random_state(random_state)
-    if n_folds is not None:
-        n_folds = check_int(n_folds, "n_folds", low=2)
-        if X_val is not None:
-            raise ValueError("Give n_folds or X_val and Y_val, not both.")
-        if n_samples < n_folds or n_samples - -(-n_samples // n_folds) < 2:
-            raise ValueError(
-                f"n_folds={n_folds} folds need at least {n_folds} rows and 2 training rows in "
-                f"each fold; got {n_samples} rows. Give more rows or fewer folds."
-            )
-        splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
-        splits = [(train, val) for train, val in splits]
-        X_train, Y_train = X, Y
-    elif X_val is None:
-        fraction = check_real(
-            validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
-        )
-        if fraction >= 1.0:
-            raise ValueError(
-                f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
-            )
-        n_val = int(round(fraction * n_samples))
-        if n_val < 1 or n_val > n_samples - 2:
-            raise ValueError(
-                f"validation_fraction={fraction!r} of {n_samples} rows leaves no held-out rows or "
-                "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
-            )
-        order_of_rows = rng.permutation(n_samples)
-        splits = [(order_of_rows[n_val:], order_of_rows[:n_val])]
-        X_train, Y_train = X, Y
-    else:
-        X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
-        if Y_val.shape[1] != Y.shape[1]:
-            raise ValueError(
-                f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}."
-            )
-        X_train, Y_train, splits = np.vstack([X, X_val]), np.vstack([Y, Y_val]), None
-
-    mean, scale = _standardisation(X)
-    U_all = (X_train - mean) / scale
-    if splits is None:  # the given held-out rows follow the training rows in U_all
-        splits = [(np.arange(n_samples), np.arange(n_samples, U_all.shape[0]))]
-    theta0 = _theta(rule_base, mean, scale)
-    n_rules, n_features = rule_base.n_rules, rule_base.n_features
+    X_train, Y_train, splits = _held_out_splits(
+        rule_base,
+        X,
+        Y,
+        X_val,
+        Y_val,
+        validation_fraction,
+        n_folds,
+        check_random_state(random_state),
+    )
+    scaling = Standardisation.of(X)
+    U_all = scaling.apply(X_train)
+    theta0 = _theta(rule_base, scaling.mean, scaling.scale)
     if alpha is None:
-        start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
-        train = splits[0][0]
-        grid = train.size * _ALPHA_GRID_PER_ROW
-        centred = Y_train[train] - (Y_train[train].mean(axis=0) if rule_base.normalize else 0.0)
-        alpha = select_alpha(start, U_all[train], centred, grid, order=order)[0].alpha
+        alpha = _starting_alpha(rule_base, theta0, U_all, Y_train, splits[0][0], order)
 
     def problem_on(rows):
         return _Problem(
             U_all[rows],
             Y_train[rows],
-            n_rules,
+            rule_base.n_rules,
             normalize=rule_base.normalize,
             order=order,
             alpha=alpha,
@@ -626,49 +494,18 @@ def refine_antecedents(
         runs.append((incumbents, stopped))
         curves.append(held_out + held_out[-1:] * (n_evaluations - len(held_out)))
     curve = np.mean(curves, axis=0)
-    chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
-    if chosen > 0:  # kept only if the held-out rows improve beyond their noise
-        gains = []
-        for (train, val), (incumbents, _) in zip(splits, runs, strict=True):
-            problem = problem_on(train)
-            theta = incumbents[min(chosen, len(incumbents) - 1)]
-            before = np.sum((problem.predict(theta0, U_all[val]) - Y_train[val]) ** 2, axis=1)
-            after = np.sum((problem.predict(theta, U_all[val]) - Y_train[val]) ** 2, axis=1)
-            gains.append(before - after)
-        gains = np.concatenate(gains)
-        spread = gains.std(ddof=1) / np.sqrt(gains.size) if gains.size > 1 else 0.0
-        if not gains.mean() > _MIN_T_STATISTIC * spread:
-            chosen = 0
+    chosen = _chosen_evaluation(curve, splits, runs, problem_on, theta0, U_all, Y_train)
     if len(splits) == 1:
         incumbents, stopped = runs[0]
         theta, used = incumbents[min(chosen, len(incumbents) - 1)], len(incumbents)
         final_rows = np.arange(U_all.shape[0]) if X_val is None else splits[0][0]
     else:  # that many evaluations on all rows
-        final_rows = np.arange(n_samples)
+        final_rows = np.arange(X.shape[0])
         incumbents, _, stopped = _descend(problem_on(final_rows), theta0, chosen + 1)
         theta, used = incumbents[-1], len(incumbents)
         if chosen + 1 < n_evaluations:
             stopped = "early"
-
-    final = problem_on(final_rows)
-    centers, sigmas = final.unpack(theta)
-    refined = _antecedents_like(rule_base, centers, sigmas, Y.shape[1])
-    if rule_base.normalize:
-        # the weighted average reproduces the mean exactly: the ridge fit of the centred
-        # targets, which the descent solved at theta, plus their mean
-        coef, intercept = split_coefficients(
-            final.state(theta)[4], n_rules, n_features, order=order
-        )
-        refined = refined.replace(coef=coef, intercept=intercept + final.offset)
-    else:
-        refined = fit_consequents(
-            refined,
-            U_all[final_rows],
-            Y_train[final_rows],
-            order=order,
-            alpha=alpha,
-            solver="cholesky",
-        )
+    refined = _with_consequents(rule_base, problem_on(final_rows), theta, Y.shape[1], order)
     metadata = rule_base.metadata
     metadata["refinement"] = {
         "alpha": float(alpha),
@@ -679,6 +516,114 @@ def refine_antecedents(
         "validation_mse_end": float(curve[chosen]),
     }
     output_names = rule_base.output_names if Y.shape[1] == rule_base.n_outputs else None
-    return refined.in_original_units(mean, scale).replace(
-        input_names=rule_base.input_names, output_names=output_names, metadata=metadata
+    return refined.in_original_units(scaling.mean, scaling.scale, check_input=False).replace(
+        input_names=rule_base.input_names,
+        output_names=output_names,
+        metadata=metadata,
+        check_input=False,
     )
+
+
+def _held_out_splits(rule_base, X, Y, X_val, Y_val, validation_fraction, n_folds, rng):
+    """``(X_train, Y_train, splits)``: the rows refined on and the ``(train, held-out)`` splits.
+
+    One share of the rows held out at random, ``n_folds`` shuffled folds, or
+    the given held-out rows (appended to the training rows).
+    """
+    if (X_val is None) != (Y_val is None):
+        raise ValueError("Give both X_val and Y_val, or neither.")
+    n_samples = X.shape[0]
+    if n_folds is not None:
+        n_folds = check_int(n_folds, "n_folds", low=2)
+        if X_val is not None:
+            raise ValueError("Give n_folds or X_val and Y_val, not both.")
+        if n_samples < n_folds or n_samples - -(-n_samples // n_folds) < 2:
+            raise ValueError(
+                f"n_folds={n_folds} folds need at least {n_folds} rows and 2 training rows in "
+                f"each fold; got {n_samples} rows. Give more rows or fewer folds."
+            )
+        splits = KFold(n_folds, shuffle=True, random_state=rng.randint(2**31 - 1)).split(X)
+        return X, Y, [(train, val) for train, val in splits]
+    if X_val is None:
+        fraction = check_real(
+            validation_fraction, "validation_fraction", low=0.0, low_inclusive=False
+        )
+        if fraction >= 1.0:
+            raise ValueError(
+                f"The 'validation_fraction' parameter must be in (0, 1). Got {fraction!r} instead."
+            )
+        n_val = int(round(fraction * n_samples))
+        if n_val < 1 or n_val > n_samples - 2:
+            raise ValueError(
+                f"validation_fraction={fraction!r} of {n_samples} rows leaves no held-out rows or "
+                "fewer than 2 training rows; give more rows, another fraction or X_val and Y_val."
+            )
+        order_of_rows = rng.permutation(n_samples)
+        return X, Y, [(order_of_rows[n_val:], order_of_rows[:n_val])]
+    X_val, Y_val = _check_data(rule_base, X_val, Y_val, names=("X_val", "Y_val"))
+    if Y_val.shape[1] != Y.shape[1]:
+        raise ValueError(f"Y_val must have the {Y.shape[1]} outputs of Y; got {Y_val.shape[1]}.")
+    # the given held-out rows follow the training rows
+    held_out = np.arange(n_samples, n_samples + X_val.shape[0])
+    return np.vstack([X, X_val]), np.vstack([Y, Y_val]), [(np.arange(n_samples), held_out)]
+
+
+def _starting_alpha(rule_base, theta0, U, Y, train, order):
+    """The penalty of least leave-one-out error at the starting antecedents, on the training rows.
+
+    Shrinking toward zero as the refinement does (the weighted average's
+    targets centred: it reproduces their mean exactly).
+    """
+    n_rules, n_features = rule_base.n_rules, rule_base.n_features
+    start = _antecedents_like(rule_base, *_unpack(theta0, n_rules, n_features), Y.shape[1])
+    centred = Y[train] - (Y[train].mean(axis=0) if rule_base.normalize else 0.0)
+    return choose_consequent_alpha(
+        start, U[train], centred, order=order, toward_mean=False, check_input=False
+    ).alpha
+
+
+def _chosen_evaluation(curve, splits, runs, problem_on, theta0, U, Y):
+    """The evaluation kept: the first of least held-out error, if beyond the held-out rows' noise.
+
+    A later point replaces the start only when the mean of the per-row
+    decrease of the squared error is at least :data:`_MIN_T_STATISTIC`
+    times its standard error; otherwise 0 (the start).
+    """
+    chosen = int(np.argmin(curve))  # the first of the least: the start if nothing is better
+    if chosen == 0:
+        return 0
+    gains = []
+    for (train, val), (incumbents, _) in zip(splits, runs, strict=True):
+        problem = problem_on(train)
+        theta = incumbents[min(chosen, len(incumbents) - 1)]
+        before = np.sum((problem.predict(theta0, U[val]) - Y[val]) ** 2, axis=1)
+        after = np.sum((problem.predict(theta, U[val]) - Y[val]) ** 2, axis=1)
+        gains.append(before - after)
+    gains = np.concatenate(gains)
+    spread = gains.std(ddof=1) / np.sqrt(gains.size) if gains.size > 1 else 0.0
+    return chosen if gains.mean() > _MIN_T_STATISTIC * spread else 0
+
+
+def _with_consequents(rule_base, final, theta, n_outputs, order):
+    """The antecedents ``theta`` with their consequents fitted on the rows of ``final``.
+
+    The weighted average reproduces the mean exactly: its consequents are
+    the ridge fit of the centred targets, which the descent solved at
+    ``theta``, plus their mean; the weighted sum's are fitted again.
+    """
+    centers, sigmas = final.unpack(theta)
+    refined = _antecedents_like(rule_base, centers, sigmas, n_outputs)
+    if rule_base.normalize:
+        coef, intercept = split_coefficients(
+            final.state(theta)[4], rule_base.n_rules, rule_base.n_features, order=order
+        )
+        return refined.replace(coef=coef, intercept=intercept + final.offset, check_input=False)
+    return consequent_fit(
+        refined,
+        final.U,
+        final.Y,
+        order=order,
+        alpha=final.alpha,
+        solver="cholesky",
+        check_input=False,
+    ).rule_base

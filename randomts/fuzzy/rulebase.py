@@ -37,6 +37,13 @@ from randomts.core.sampling import (
     sigmas_to_widths,
     widths_to_sigmas,
 )
+from randomts.fuzzy._arrays import (
+    check_names,
+    check_range,
+    checked_arrays,
+    frozen,
+    trusted_arrays,
+)
 
 __all__ = ["RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
 
@@ -76,57 +83,6 @@ class Rule:
     intercept: np.ndarray
 
 
-def _frozen(array) -> np.ndarray:
-    array = np.array(array, dtype=float, copy=True, order="C")
-    array.setflags(write=False)
-    return array
-
-
-def _check_names(names, count, default_stem, what):
-    if names is None:
-        if count == 1 and what == "output_names":
-            return ("y",)
-        return tuple(f"{default_stem}{k + 1}" for k in range(count))
-    if isinstance(names, str):
-        names = [names]
-    names = tuple(names)
-    if len(names) != count:
-        raise ValueError(
-            f"The {what!r} parameter must hold {count} names; got {len(names)}: {names!r}."
-        )
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise TypeError(f"The {what!r} parameter must hold non-empty strings; got {name!r}.")
-    if len(set(names)) != len(names):
-        raise ValueError(f"The {what!r} parameter must hold distinct names; got {names!r}.")
-    return tuple(str(name) for name in names)
-
-
-def _check_range(value, count, what):
-    """``value`` as a read-only (count, 2) array of finite ``[low, high]`` rows, or None."""
-    if value is None:
-        return None
-    try:
-        array = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"The {what!r} parameter of RuleBase must be [low, high] pairs of numbers; "
-            f"got {value!r}."
-        ) from None
-    if array.shape != (count, 2):
-        raise ValueError(
-            f"The {what!r} parameter of RuleBase must have shape ({count}, 2), one [low, high] "
-            f"per variable; got shape {array.shape}."
-        )
-    if not np.all(np.isfinite(array)) or np.any(array[:, 0] > array[:, 1]):
-        bad = int(np.flatnonzero(~np.isfinite(array).all(axis=1) | (array[:, 0] > array[:, 1]))[0])
-        raise ValueError(
-            f"The {what!r} parameter of RuleBase must hold finite pairs with low <= high; "
-            f"got {array[bad].tolist()} for variable {bad}."
-        )
-    return _frozen(array)
-
-
 class RuleBase:
     """A Takagi-Sugeno rule base with Gaussian antecedents and linear consequents.
 
@@ -164,6 +120,11 @@ class RuleBase:
         (FIS and FLL variable ranges); never by inference.
     output_range : array-like of shape (n_outputs, 2), optional
         ``[low, high]`` of each output in that data.
+    check_input : bool, default=True
+        False for arrays that randomts made (the fits of the consequents and
+        the estimators): finite float64 arrays of matching shapes and
+        widths above ``randomts.core.membership.SMALLEST_WIDTH`` are
+        taken as they are, unchecked, as scikit-learn's ``check_input=False``.
 
     Attributes
     ----------
@@ -204,69 +165,32 @@ class RuleBase:
         metadata=None,
         input_range=None,
         output_range=None,
+        check_input=True,
     ):
-        owner = "RuleBase"
-        centers = check_matrix(centers, "centers", row_label="rule(s)", owner=owner)
-        n_rules, n_features = centers.shape
-        sigmas = check_matrix(sigmas, "sigmas", owner=owner)
-        if sigmas.shape != centers.shape:
-            raise ValueError(
-                f"sigmas must have the shape of centers, (n_rules, n_features) = {centers.shape}; "
-                f"got {sigmas.shape}."
+        if check_input:
+            centers, sigmas, coef, intercept, n_outputs = checked_arrays(
+                centers, sigmas, coef, intercept, n_outputs, normalize
             )
-        too_small = ~(sigmas >= _membership.SMALLEST_WIDTH)
-        if np.any(too_small):
-            i, k = np.argwhere(too_small)[0]
-            raise ValueError(
-                f"sigmas must all be > 0 and normal floats (>= {_membership.SMALLEST_WIDTH!r}, so that "
-                f"1 / sigma is finite); got sigmas[{i}, {k}] = {float(sigmas[i, k])!r} "
-                f"(rule {i}, input {k})."
+        else:  # arrays of the right shapes, made by randomts
+            centers, sigmas, coef, intercept, n_outputs = trusted_arrays(
+                centers, sigmas, coef, intercept, n_outputs
             )
-        if n_outputs is None:
-            if intercept is not None:
-                n_outputs = np.shape(intercept)[-1] if np.ndim(intercept) == 2 else 1
-            elif coef is not None and np.ndim(coef) == 3:
-                n_outputs = np.shape(coef)[1]
-            else:
-                n_outputs = 1
-        n_outputs = check_int(n_outputs, "n_outputs", low=1, owner=owner)
-        if coef is None:
-            coef = np.zeros((n_rules, n_outputs, n_features))
-        else:
-            coef = check_matrix(coef, "coef", ndim=3, owner=owner, column_label="features")
-            if coef.shape != (n_rules, n_outputs, n_features):
-                raise ValueError(
-                    "coef must have shape (n_rules, n_outputs, n_features) = "
-                    f"{(n_rules, n_outputs, n_features)}; got {coef.shape}."
-                )
-        if intercept is None:
-            intercept = np.zeros((n_rules, n_outputs))
-        else:
-            intercept = check_matrix(intercept, "intercept", owner=owner, column_label="outputs")
-            if intercept.shape != (n_rules, n_outputs):
-                raise ValueError(
-                    f"intercept must have shape (n_rules, n_outputs) = {(n_rules, n_outputs)}; "
-                    f"got {intercept.shape}."
-                )
-        if not isinstance(normalize, (bool, np.bool_)):
-            raise TypeError(
-                f"The 'normalize' parameter of RuleBase must be a bool. Got {normalize!r} instead."
-            )
-        self._centers = _frozen(centers)
-        self._sigmas = _frozen(sigmas)
-        self._coef = _frozen(coef)
-        self._intercept = _frozen(intercept)
+        n_features = centers.shape[1]
+        self._centers = frozen(centers)
+        self._sigmas = frozen(sigmas)
+        self._coef = frozen(coef)
+        self._intercept = frozen(intercept)
         self._normalize = bool(normalize)
-        self._input_names = _check_names(input_names, n_features, "x", "input_names")
-        self._output_names = _check_names(output_names, n_outputs, "y", "output_names")
+        self._input_names = check_names(input_names, n_features, "x", "input_names")
+        self._output_names = check_names(output_names, n_outputs, "y", "output_names")
         self._metadata = dict(metadata) if metadata else {}
         # ranges recorded in metadata (JSON files) become the attributes; given ones win
         recorded_input = self._metadata.pop("input_range", None)
         recorded_output = self._metadata.pop("output_range", None)
-        self._input_range = _check_range(
+        self._input_range = check_range(
             recorded_input if input_range is None else input_range, n_features, "input_range"
         )
-        self._output_range = _check_range(
+        self._output_range = check_range(
             recorded_output if output_range is None else output_range, n_outputs, "output_range"
         )
 
@@ -367,7 +291,7 @@ class RuleBase:
         self.__dict__.update(state)
         for key in ("_centers", "_sigmas", "_coef", "_intercept"):
             if key in state:
-                setattr(self, key, _frozen(state[key]))
+                setattr(self, key, frozen(state[key]))
 
     def __repr__(self) -> str:
         mode = "weighted average" if self._normalize else "weighted sum"
@@ -380,11 +304,13 @@ class RuleBase:
         return self.to_text()
 
     # ----------------------------------------------------------- construction
-    def replace(self, **changes) -> RuleBase:
+    def replace(self, *, check_input=True, **changes) -> RuleBase:
         """A copy with some constructor arguments replaced.
 
         The recorded ranges are kept unless replaced, except a range whose
-        number of variables no longer matches (it is dropped).
+        number of variables no longer matches (it is dropped). With
+        ``check_input=False`` the arrays given are taken as they are (see
+        the class).
 
         Examples
         --------
@@ -414,7 +340,7 @@ class RuleBase:
         arguments.update(changes)
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
-        new = RuleBase(**arguments)
+        new = RuleBase(**arguments, check_input=check_input)
         for name, count in (("input_range", new.n_features), ("output_range", new.n_outputs)):
             kept = getattr(self, name)
             if (
@@ -474,6 +400,7 @@ class RuleBase:
         output_names=None,
         data=None,
         random_state=None,
+        check_input=True,
     ) -> RuleBase:
         """Random antecedents with zero consequents, drawn as in the paper.
 
@@ -512,6 +439,9 @@ class RuleBase:
             say) is read only where needed.
         random_state : int, RandomState, Generator or None
             Seed; the same seed gives the same rule base, bit for bit.
+        check_input : bool, default=True
+            False when ``data`` is a checked (finite float64) array: the
+            drawn arrays are then taken as they are.
 
         Returns
         -------
@@ -566,6 +496,7 @@ class RuleBase:
             normalize=normalize,
             input_names=input_names,
             output_names=output_names,
+            check_input=check_input,
         )
 
     @classmethod
@@ -626,7 +557,7 @@ class RuleBase:
             self._intercept.copy(),
         )
 
-    def _output_bounds(self):
+    def output_bounds(self):
         """Per output, an upper bound of what :meth:`predict` sums, and the numbers behind it.
 
         Over the declared input ranges (without them, the box of the rules'
@@ -634,7 +565,15 @@ class RuleBase:
         most ``|intercept| + sum_k |coef_k| max|x_k|``: the bound is the sum
         over the rules, ``inf`` where that overflows. Returns a list of
         ``(bound, numbers)``, ``numbers`` being the consequent of the rule
-        whose term is largest. (See ``FuzzySystem._output_bounds``.)
+        whose term is largest. (See :meth:`FuzzySystem.output_bounds
+        <randomts.FuzzySystem.output_bounds>`.)
+
+        Examples
+        --------
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], coef=[[[2.0]]], intercept=[[1.0]],
+        ...               input_range=[[-3.0, 3.0]])
+        >>> rb.output_bounds()
+        [(7.0, (1.0, 2.0))]
         """
         region = self.input_range if self.input_range is not None else self._centers
         box = np.max(np.abs(region), axis=0 if self.input_range is None else 1)
@@ -648,7 +587,7 @@ class RuleBase:
             bounds.append((float(totals[m]), numbers))
         return bounds
 
-    def in_original_units(self, mean, scale) -> RuleBase:
+    def in_original_units(self, mean, scale, *, check_input=True) -> RuleBase:
         """Re-express a rule base fitted on standardised inputs in the data's units.
 
         If this rule base maps ``u = (x - mean) / scale`` to ``y``, the returned
@@ -662,6 +601,9 @@ class RuleBase:
         ----------
         mean, scale : array-like of shape (n_features,)
             The standardisation; ``scale > 0``.
+        check_input : bool, default=True
+            False for a standardisation randomts computed (float64 arrays,
+            ``scale > 0``), taken as it is.
 
         Examples
         --------
@@ -672,12 +614,12 @@ class RuleBase:
         >>> bool(np.allclose(orig.predict(x), rb.predict((x - 10.0) / 4.0)))
         True
         """
-        mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner="this rule base")
-        scale = check_matrix(
-            scale, "scale", ndim=1, n_columns=self.n_features, owner="this rule base"
-        )
-        if np.any(scale <= 0):
-            raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
+        if check_input:
+            owner = "this rule base"
+            mean = check_matrix(mean, "mean", ndim=1, n_columns=self.n_features, owner=owner)
+            scale = check_matrix(scale, "scale", ndim=1, n_columns=self.n_features, owner=owner)
+            if np.any(scale <= 0):
+                raise ValueError(f"scale must be > 0 on every feature; got {scale.tolist()}.")
         coef = self._coef / scale
         input_range = None
         if self._input_range is not None:
@@ -688,6 +630,7 @@ class RuleBase:
             coef=coef,
             intercept=self._intercept - coef @ mean,
             input_range=input_range,
+            check_input=check_input,
         )
 
     # -------------------------------------------------------------- inference
@@ -781,7 +724,7 @@ class RuleBase:
         X = self._check_X(X)
         return self.firing_strengths(X)[:, :, None] * self.rule_outputs(X)
 
-    def predict(self, X, *, n_jobs=None) -> np.ndarray:
+    def predict(self, X, *, n_jobs=None, check_input=True) -> np.ndarray:
         """Takagi-Sugeno inference: the output for every row of ``X``.
 
         Computed in row chunks without forming the design matrix: memory is
@@ -795,6 +738,9 @@ class RuleBase:
             Threads computing blocks of rows at once (default one; see
             ``randomts._threads.effective_n_jobs``). The output does not
             depend on it.
+        check_input : bool, default=True
+            False for rows already checked: a finite float64 matrix of
+            ``n_features`` columns.
 
         Returns
         -------
@@ -807,10 +753,8 @@ class RuleBase:
         array([[3.],
                [0.]])
         """
-        return self._predict(self._check_X(X), n_jobs=n_jobs)
-
-    def _predict(self, X, n_jobs=None):
-        """:meth:`predict` on inputs already checked: a float64 matrix of the right width."""
+        if check_input:
+            X = self._check_X(X)
         return inference.predict(
             X,
             self._centers,
@@ -916,10 +860,8 @@ class RuleBase:
         )
 
     # ------------------------------------------------------------------- text
-    def to_text(
-        self, precision=4, *, labels=None, centered=True, X=None, y=None, top=None, lossless=False
-    ) -> str:
-        """The rules as text: readable words by default, or the lossless TXT format.
+    def to_text(self, precision=4, *, labels=None, centered=True, X=None, y=None, top=None) -> str:
+        """The rules as text for people (:func:`randomts.text.rule_base.describe_rules`).
 
         Parameters
         ----------
@@ -927,7 +869,7 @@ class RuleBase:
             Significant digits of the readable text; None writes every digit.
         labels : bool or int, optional
             Linguistic labels (``low``, ``medium``, ``high``, ...) from each
-            centre's place in the input's range (see :func:`randomts.text.rules.linguistic_labels`).
+            centre's place in the input's range (see :func:`randomts.text.rule_base.linguistic_labels`).
         centered : bool, default=True
             Consequents as the rule's output at its own centre plus
             ``slope·(x - c)`` terms; False for the constant at x = 0.
@@ -937,18 +879,14 @@ class RuleBase:
             With ``X``, the targets: beside each equation, the model's
             prediction and the data's value at the rule's centre, and ``!``
             where the rule disagrees with them or is wider than the data
-            (see :func:`randomts.text.rules.describe_rules`).
+            (:func:`randomts.analysis.on_data.rules_on_data`).
         top : int, optional
             With ``X``: only the ``top`` most important rules.
-        lossless : bool, default=False
-            True: the text of the TXT format (:func:`randomts.text.rules.format_rules`
-            with every digit, ``G(c, s)`` sets and constants at x = 0), which
-            :func:`randomts.io.text_format.parse_rules` reads back bit for bit; the other
-            arguments must then keep their defaults (``precision`` 4 or None).
 
         See Also
         --------
-        randomts.text.rules.describe_rules : the readable text, with all its options.
+        randomts.text.rule_base.describe_rules : the readable text, with all its options.
+        randomts.io.text_format.format_rules : the lossless TXT format, which ``load`` reads.
 
         Examples
         --------
@@ -959,36 +897,18 @@ class RuleBase:
         # equations: the rule's output at its centre + slope·(x - c) + ...
         # weighted sum: a THEN part is its rule's term of the sum over the rules, not the model's output where the rule fires
         R1: IF x1 is about 1 (±0.3333) THEN y = 3 + 2·(x1 - 1)
-        >>> rb.to_text(lossless=True).splitlines()[2]
-        'R1: IF x1 is G(1.0, 0.3333333333333333) THEN y = 1.0 + 2.0*x1'
         """
-        from randomts.text.rules import describe_rules, format_rules
+        from randomts.analysis.on_data import rules_on_data
+        from randomts.text.rule_base import describe_rules
 
-        if lossless:
-            given = {
-                name: value
-                for name, value, default in (
-                    ("labels", labels, None),
-                    ("centered", centered, True),
-                    ("X", X, None),
-                    ("y", y, None),
-                    ("top", top, None),
-                )
-                if value is not default
-            }
-            if precision not in (None, 4):
-                given["precision"] = precision
-            if given:
-                raise ValueError(
-                    "lossless=True writes the TXT format, every digit and nothing else; "
-                    f"drop {sorted(given)} or use lossless=False."
-                )
-            return format_rules(self, precision=None)
-        return describe_rules(self, precision, labels=labels, centered=centered, X=X, y=y, top=top)
+        on_data = rules_on_data(self, X, y, top=top)
+        return describe_rules(
+            self, precision, labels=labels, centered=centered, on_data=on_data, top=top
+        )
 
     def _repr_html_(self) -> str:
-        """The rules as a compact HTML table, for notebooks (:func:`randomts.text.rules.format_html`)."""
-        from randomts.text.rules import format_html
+        """The rules as a compact HTML table, for notebooks (:func:`randomts.text.rule_base.format_html`)."""
+        from randomts.text.rule_base import format_html
 
         return format_html(self)
 
@@ -996,7 +916,9 @@ class RuleBase:
     def table(
         self, fmt="plain", precision=4, *, centered=True, labels=None, X=None, y=None, top=None
     ) -> str:
-        """The rules as a table in any tabulate format (see :func:`randomts.text.rules.format_table`).
+        """The rules as a table in any tabulate format (see :func:`randomts.text.rule_base.format_table`).
+
+        ``X``, ``y`` and ``top`` as in :meth:`to_text`.
 
         Examples
         --------
@@ -1005,7 +927,8 @@ class RuleBase:
         rule      x1: c    x1: s    y: at c    y: x1
         R1            0        1          2        0
         """
-        from randomts.text.rules import format_table
+        from randomts.analysis.on_data import rules_on_data
+        from randomts.text.rule_base import format_table
 
         return format_table(
             self,
@@ -1013,13 +936,12 @@ class RuleBase:
             precision=precision,
             centered=centered,
             labels=labels,
-            X=X,
-            y=y,
+            on_data=rules_on_data(self, X, y, top=top),
             top=top,
         )
 
     def explain(self, x, top=None):
-        """The rules behind the prediction at one input (see :func:`randomts.explain.explain`).
+        """The rules behind the prediction at one input (see :func:`randomts.analysis.explain.explain`).
 
         Examples
         --------
@@ -1027,47 +949,33 @@ class RuleBase:
         >>> rb.explain([2.0], top=1).rules
         array([1])
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         return explain(self, x, top=top)
 
-    def importance(self, X):
+    def rule_importance(self, X):
         """Each rule's share of the total absolute contribution on ``X``.
 
-        See :mod:`randomts.importance`.
+        See :func:`randomts.analysis.importance.rule_importance`.
 
         Examples
         --------
         >>> rb = RuleBase(centers=[[0.0], [0.0]], sigmas=[[1.0], [1.0]], intercept=[[3.0], [1.0]])
-        >>> rb.importance([[0.0]])
+        >>> rb.rule_importance([[0.0]])
         array([0.75, 0.25])
         """
-        from randomts.importance import rule_importance
+        from randomts.analysis.importance import rule_importance
 
         return rule_importance(self, X)
 
-    def top_rules(self, k, X) -> RuleBase:
-        """The ``k`` most important rules on ``X``, consequents unchanged.
+    def prune(self, k, X, Y=None, *, order=None, solver="lstsq", alpha=0.0) -> RuleBase:
+        """Keep the ``k`` most important rules on ``X``; with targets ``Y``, refit their consequents.
 
-        See :func:`randomts.importance.top_rules`.
-
-        Examples
-        --------
-        >>> rb = RuleBase(centers=[[0.0], [0.0]], sigmas=[[1.0], [1.0]], intercept=[[3.0], [1.0]])
-        >>> rb.top_rules(1, [[0.0]]).intercept
-        array([[3.]])
-        """
-        from randomts.importance import top_rules
-
-        return top_rules(self, k, X)
-
-    def prune(self, k, X, Y, *, order=None, solver="lstsq", alpha=0.0) -> RuleBase:
-        """Keep the ``k`` most important rules and refit their consequents.
-
-        See :func:`randomts.importance.prune`: the rules are ranked on ``X``
-        and the consequents of the kept ones refitted by :meth:`fit_consequents`
-        (``alpha`` a float or ``"auto"``). A fitted estimator has
-        :meth:`randomts.RandomTSRegressor.prune`, which returns an estimator.
+        See :func:`randomts.analysis.importance.prune`: the rules are ranked on
+        ``X`` and, given ``Y``, the consequents of the kept ones refitted by
+        :meth:`fit_consequents` (``alpha`` a float or ``"auto"``). A fitted
+        estimator has :meth:`randomts.RandomTSRegressor.prune`, which returns
+        an estimator.
 
         Examples
         --------
@@ -1075,10 +983,10 @@ class RuleBase:
         >>> X = np.linspace(-1, 1, 20).reshape(-1, 1)
         >>> antecedents = RuleBase.random(n_features=1, n_rules=8, random_state=0)
         >>> rb = antecedents.fit_consequents(X, 2 * X[:, 0])
-        >>> len(rb.prune(3, X, 2 * X[:, 0]))
-        3
+        >>> len(rb.prune(3, X, 2 * X[:, 0])), len(rb.prune(3, X))
+        (3, 3)
         """
-        from randomts.importance import prune
+        from randomts.analysis.importance import prune
 
         return prune(self, k, X, Y, order=order, solver=solver, alpha=alpha)
 
@@ -1136,14 +1044,17 @@ def as_rule_base(model, caller="this function"):
     ...
     TypeError: plot_surface needs a RuleBase or a fitted randomts estimator; got str.
     """
-    if isinstance(model, RuleBase):
-        return model
-    rule_base = getattr(model, "rule_base_", None)
+    from randomts.analysis.protocol import as_model
+
+    try:
+        rule_base = as_model(model, caller)
+    except TypeError as error:  # said of a RuleBase, which is all this takes
+        raise TypeError(
+            str(error).replace("a RuleBase, a FuzzySystem or", "a RuleBase or")
+        ) from None
     if isinstance(rule_base, RuleBase):
         return rule_base
-    unfitted = hasattr(model, "get_params") and hasattr(model, "fit")
     raise TypeError(
-        f"{caller} needs a RuleBase or a fitted randomts estimator; got {type(model).__name__}"
-        + (" (not fitted: call fit first)" if unfitted else "")
-        + "."
+        f"{caller} needs a RuleBase or a fitted randomts estimator; got "
+        f"{type(model).__name__} (a FuzzySystem of RuleBase shape gives one: to_rule_base())."
     )

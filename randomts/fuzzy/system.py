@@ -300,7 +300,7 @@ class FuzzySystem:
                 X[:, k] = np.clip(X[:, k], *self.inputs[k].range)
         return X
 
-    def _output_bounds(self):
+    def output_bounds(self):
         """Per output, an upper bound of what inference sums, and the numbers that dominate it.
 
         Over the finite part of the declared input ranges (an infinite end
@@ -313,6 +313,14 @@ class FuzzySystem:
         where that overflows. Returns a list of ``(bound, numbers)``,
         ``numbers`` being the weight and parameters of the largest
         ``degree * |value|``.
+
+        Examples
+        --------
+        >>> from randomts import RuleBase
+        >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], intercept=[[2.0]],
+        ...               input_range=[[-1.0, 1.0]], output_range=[[0.0, 2.0]])
+        >>> [round(bound, 6) for bound, _ in FuzzySystem.from_rule_base(rb).output_bounds()]
+        [2.0]
         """
         box = np.array(
             [
@@ -734,12 +742,12 @@ class FuzzySystem:
             Significant digits of the numbers; None writes every digit (the
             ``.txt`` format, which reads back bit for bit).
         X : array-like of shape (n_samples, n_features), optional
-            Data: list the rules by importance on ``X`` (:meth:`importance`,
+            Data: list the rules by importance on ``X`` (:meth:`rule_importance`,
             as a percentage after the rule's label), most important first.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
             With ``X``, the targets: each rule followed by its ``THEN`` part,
             the model's prediction and the data averaged where it fires, and
-            what disagrees (:func:`randomts.agreement.rule_agreement`).
+            what disagrees (:func:`randomts.analysis.agreement.rule_agreement`).
         top : int, optional
             With ``X``: only the ``top`` most important rules.
 
@@ -770,11 +778,12 @@ class FuzzySystem:
           R1: if food is bad then tip is low
           R2: if food is not bad then tip is high
         """
+        from randomts.analysis.on_data import rules_on_data
         from randomts.text.system import format_system
 
-        return format_system(self, precision, X=X, y=y, top=top)
+        return format_system(self, precision, on_data=rules_on_data(self, X, y, top=top), top=top)
 
-    # ------------------------------------------- analysis (randomts.explain)
+    # ------------------------------------------- analysis (randomts.analysis.explain)
     @property
     def normalize(self):
         """bool or None: every output a weighted average (True), a weighted sum (False), or a mix (None)."""
@@ -894,10 +903,10 @@ class FuzzySystem:
             )
         return self.replace(rules=[self.rules[i] for i in index])
 
-    def importance(self, X) -> np.ndarray:
+    def rule_importance(self, X) -> np.ndarray:
         """Each rule's share of the total absolute contribution on ``X``.
 
-        See :func:`randomts.importance.rule_importance`; the contributions
+        See :func:`randomts.analysis.importance.rule_importance`; the contributions
         are those of :meth:`contributions`.
 
         Examples
@@ -908,40 +917,21 @@ class FuzzySystem:
         ...                    range=(0, 2))],
         ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
         ...     ["if x is low then y is a", "if x is high then y is b"])
-        >>> system.importance([[0.5], [1.5]]).round(4)
+        >>> system.rule_importance([[0.5], [1.5]]).round(4)
         array([0.1667, 0.8333])
         """
-        from randomts.importance import rule_importance
+        from randomts.analysis.importance import rule_importance
 
         return rule_importance(self, X)
 
-    def top_rules(self, k, X) -> FuzzySystem:
-        """The ``k`` most important rules on ``X``, most important first (:meth:`subset`).
-
-        See :func:`randomts.importance.top_rules`.
-
-        Examples
-        --------
-        >>> from randomts.fuzzy.terms import Constant, Triangle
-        >>> system = FuzzySystem(
-        ...     [InputVariable("x", {"low": Triangle(0, 0, 2), "high": Triangle(0, 2, 2)},
-        ...                    range=(0, 2))],
-        ...     [OutputVariable("y", {"a": Constant(1.0), "b": Constant(5.0)}, range=(1, 5))],
-        ...     ["if x is low then y is a", "if x is high then y is b"])
-        >>> print(system.top_rules(1, [[0.5], [1.5]]).rules[0].to_text())
-        if x is high then y is b
-        """
-        from randomts.importance import top_rules
-
-        return top_rules(self, k, X)
-
-    def prune(self, k, X) -> FuzzySystem:
+    def prune(self, k, X, Y=None) -> FuzzySystem:
         """Keep the ``k`` most important rules on ``X`` and remove the others.
 
-        The system's terms are not refitted (unlike :meth:`RuleBase.prune
-        <randomts.RuleBase.prune>`, which refits its consequents to targets):
-        this is :meth:`top_rules`, the kept rules most important first. See
-        :func:`randomts.importance.prune`.
+        :func:`randomts.analysis.importance.prune`, the one pruning of every
+        model: the kept rules most important first (:meth:`subset`). A
+        system's terms are not refitted, so it takes no targets ``Y`` (a
+        :meth:`RuleBase.prune <randomts.RuleBase.prune>` refits its
+        consequents to them).
 
         Parameters
         ----------
@@ -949,6 +939,8 @@ class FuzzySystem:
             Number of rules to keep, ``1 <= k <= n_rules``.
         X : array-like of shape (n_samples, n_features)
             The data on which the rules are ranked.
+        Y : None
+            Refused with a TypeError: a system's terms are not refitted.
 
         Returns
         -------
@@ -966,12 +958,12 @@ class FuzzySystem:
         >>> small.n_rules, small.rules[0].to_text()
         (1, 'if x is high then y is b')
         """
-        from randomts.importance import prune
+        from randomts.analysis.importance import prune
 
-        return prune(self, k, X)
+        return prune(self, k, X, Y)
 
     def explain(self, x, top=None):
-        """The rules behind the output at one input (see :func:`randomts.explain.explain`).
+        """The rules behind the output at one input (see :func:`randomts.analysis.explain.explain`).
 
         Examples
         --------
@@ -988,7 +980,7 @@ class FuzzySystem:
         R1       0.75        0.75          1               0.75      0.375
         total                                                 2
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         return explain(self, x, top=top)
 
@@ -1013,6 +1005,8 @@ class FuzzySystem:
         R2            0.8333    high            b
         R1            0.1667     low            a
         """
+        from randomts.analysis.on_data import rules_on_data
         from randomts.text.system import format_system_table
 
-        return format_system_table(self, fmt=fmt, precision=precision, X=X, y=y, top=top)
+        on_data = rules_on_data(self, X, y, top=top)
+        return format_system_table(self, fmt=fmt, precision=precision, on_data=on_data, top=top)

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import os
 
-from randomts.estimators.records import STATE_KEY
-from randomts.estimators.saving import restore, saved_rule_base
+from randomts.estimators.classifier import RandomTSClassifier
+from randomts.estimators.narx import NARXRegressor
+from randomts.estimators.regressor import RandomTSRegressor
+from randomts.estimators.saving import STATE_KEY, restore, saved_rule_base
 from randomts.exceptions import FormatError
 from randomts.io import (
     fis,  # noqa: F401  (registers the formats)
@@ -62,6 +64,9 @@ __all__ = [
     "to_c",
     "to_onnx",
 ]
+
+# the estimators a file may hold, rebuilt by load from their record
+_ESTIMATORS = (RandomTSRegressor, RandomTSClassifier, NARXRegressor)
 
 
 def format_for(path=None, format=None, *, option="format=") -> RuleBaseFormat:
@@ -99,7 +104,7 @@ def format_for(path=None, format=None, *, option="format=") -> RuleBaseFormat:
 def _restored(rule_base, read_text_again=None, source=None):
     """``restore(rule_base)``, its FormatError located on the line of the estimator record."""
     try:
-        return restore(rule_base)
+        return restore(rule_base, _ESTIMATORS)
     except FormatError as error:
         text = read_text_again() if read_text_again is not None else ""
         lines = text.split("\n")

@@ -396,8 +396,8 @@ def _line_of(text, value):
 def check_bounded(model, text):
     """Raise :class:`FormatError` if ``model`` cannot predict finite numbers in its ranges.
 
-    ``model._output_bounds()`` bounds, per output, the sums that inference
-    forms over the declared input ranges (see ``FuzzySystem._output_bounds``);
+    ``model.output_bounds()`` bounds, per output, the sums that inference
+    forms over the declared input ranges (see ``FuzzySystem.output_bounds``);
     a bound beyond a quarter of
     the largest float means some input inside those ranges may give an
     infinite or NaN output. The error names the line of ``text`` holding the
@@ -412,7 +412,7 @@ def check_bounded(model, text):
     ...
     randomts.exceptions.FormatError: line 1: output 1 cannot be evaluated as a finite number ...
     """
-    bounds = getattr(model, "_output_bounds", None)
+    bounds = getattr(model, "output_bounds", None)
     if bounds is None:
         return
     for m, (bound, numbers) in enumerate(bounds(), start=1):

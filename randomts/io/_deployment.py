@@ -15,8 +15,7 @@ import dataclasses
 import numpy as np
 
 from randomts._version import __version__
-from randomts.estimators.records import STATE_KEY
-from randomts.estimators.saving import saved_rule_base
+from randomts.estimators.saving import STATE_KEY, saved_rule_base
 from randomts.fuzzy.rulebase import RuleBase
 from randomts.fuzzy.system import FuzzySystem
 

@@ -1,7 +1,37 @@
 """The ``text`` format (``.txt``): the printed IF-THEN rules, loadable back.
 
-The layout is that of :mod:`randomts.text.rules` with lossless ``repr`` numbers and
-a final newline; a file without one is taken as truncated. The rule base's
+:func:`format_rules` writes a rule base line by line::
+
+    # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
+    # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+    # input ranges: x1 in [0.0, 1.0], x2 in [-1.0, 1.0]
+    # output ranges: y in [-0.5, 0.5]
+    R1: IF x1 is G(0.42, 0.13) AND x2 is G(-0.8, 0.3) THEN y = 0.12 + 1.3*x1 - 0.4*x2
+    R2: ...
+
+- ``G(c, s)`` is the Gaussian set with centre ``c`` and standard deviation
+  ``s`` in the data's own units.
+- A consequent is written in full: the constant first, then one
+  ``coefficient*name`` term per input, joined by ``+`` or ``-`` with a space on each side.
+- With several outputs the ``THEN`` is followed by one indented line per
+  output: ``    y1 = ...``.
+- The ``ranges`` lines, present when the rule base records them
+  (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`), give each
+  variable's ``[low, high]``.
+- ``precision=None`` writes every number with ``repr`` (shortest text that
+  reads back to the same float: lossless); an integer ``p`` writes ``p``
+  significant digits.
+- A name that is not a plain token (it has spaces, quotes, ``*``, ``,``, ``=``
+  or starts with a sign or digit) is written as a JSON string in double
+  quotes.
+
+:func:`parse_rules` reads this text back (both ``#`` header lines are
+required; the ranges lines are optional; other ``#`` lines and blank lines
+are ignored; rules start at the beginning of a line and equations on their own
+lines are indented; an input missing from an equation has coefficient 0).
+Text written with ``precision=None`` reads back to the same arrays and
+ranges, bit for bit. A file holds it with lossless numbers and a final
+newline; a file without one is taken as truncated. The rule base's
 metadata, if any, follow the rules on one comment line
 ``# randomts-metadata: {...}`` (JSON), which :func:`parse_rules` skips like
 any other comment. A :class:`~randomts.FuzzySystem` is written as
@@ -28,18 +58,117 @@ from randomts.fuzzy import FuzzySystem, InputVariable, OutputVariable, parse_rul
 from randomts.fuzzy.rulebase import RuleBase
 from randomts.fuzzy.terms import Constant, Discrete, Linear, make_term
 from randomts.io._base import RuleBaseFormat, metadata_comment, read_metadata_comment
-from randomts.text.numbers import format_name
-from randomts.text.rules import (
-    HEADER as RULES_HEADER,
-    MODE_LINE,
-    NOT_SHOWN_LINE,
-    RANGES_LINE,
-    format_rules,
-)
+from randomts.text.numbers import format_name, format_number
+from randomts.text.rule_base import HEADER as RULES_HEADER
 from randomts.text.scanner import Scanner
 from randomts.text.system import HEADER as SYSTEM_HEADER, format_system
 
-__all__ = ["TextFormat", "parse_rules", "parse_system"]
+__all__ = [
+    "MODE_LINE",
+    "NOT_SHOWN_LINE",
+    "RANGES_LINE",
+    "TextFormat",
+    "format_rule",
+    "format_rules",
+    "parse_rules",
+    "parse_system",
+]
+
+#: A ``# input ranges:`` or ``# output ranges:`` line.
+RANGES_LINE = re.compile(r"^#\s*(input|output) ranges:")
+#: The header line that names the mode.
+MODE_LINE = re.compile(r"output = (weighted sum|weighted average)\s*$")
+#: The line that says rules were left out.
+NOT_SHOWN_LINE = re.compile(r"^#\s*\.\.\.\s*\d+ more rules not shown")
+
+
+def _equation(constant, slopes, input_names, precision):
+    text = format_number(constant, precision)
+    for slope, name in zip(slopes, input_names, strict=True):
+        if slope == 0:
+            continue
+        sign = "-" if slope < 0 else "+"
+        text += f" {sign} {format_number(abs(slope), precision)}*{format_name(name)}"
+    return text
+
+
+def format_rule(rule_base, index, precision=None) -> str:
+    """One rule as the line ``R<k>: IF <antecedent> THEN <consequent>`` (``k`` counts from 1).
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.5, -1.0]], sigmas=[[0.25, 2.0]],
+    ...               coef=[[[1.5, -2.0]]], intercept=[[0.1]])
+    >>> print(format_rule(rb, 0))
+    R1: IF x1 is G(0.5, 0.25) AND x2 is G(-1.0, 2.0) THEN y = 0.1 + 1.5*x1 - 2.0*x2
+    """
+    rule = rule_base[index]
+    antecedent = " AND ".join(
+        f"{format_name(name)} is G({format_number(c, precision)}, {format_number(s, precision)})"
+        for name, c, s in zip(rule_base.input_names, rule.center, rule.sigma, strict=True)
+    )
+    equations = [
+        f"{format_name(out)} = {_equation(b, a, rule_base.input_names, precision)}"
+        for out, a, b in zip(rule_base.output_names, rule.coef, rule.intercept, strict=True)
+    ]
+    head = f"R{rule.index + 1}: IF {antecedent} THEN"
+    if len(equations) == 1:
+        return f"{head} {equations[0]}"
+    return "\n".join([head] + [f"    {eq}" for eq in equations])
+
+
+def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
+    """The TXT format: all rules after a ``#`` header naming the variables, the mode and the ranges.
+
+    This is the machine form (:func:`randomts.io.text_format.parse_rules` reads it back); people read
+    :func:`randomts.text.rule_base.describe_rules`.
+
+    Parameters
+    ----------
+    rule_base : RuleBase
+        The rules.
+    precision : int, optional
+        Significant digits; None (default) writes lossless ``repr`` numbers.
+    max_rules : int, optional
+        Write only the first ``max_rules`` rules and say how many were left out.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [0.5]], intercept=[[2.0], [-1.0]])
+    >>> print(format_rules(rb))
+    # Takagi-Sugeno rule base: 2 rules, inputs (x1), outputs (y)
+    # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
+    R1: IF x1 is G(0.0, 1.0) THEN y = 2.0
+    R2: IF x1 is G(1.0, 0.5) THEN y = -1.0
+    """
+    mode = "weighted average" if rule_base.normalize else "weighted sum"
+    inputs = ", ".join(format_name(n) for n in rule_base.input_names)
+    outputs = ", ".join(format_name(n) for n in rule_base.output_names)
+    lines = [
+        f"{RULES_HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
+        f"# G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
+    ]
+    for kind, names, ranges in (
+        ("input", rule_base.input_names, rule_base.input_range),
+        ("output", rule_base.output_names, rule_base.output_range),
+    ):
+        if ranges is not None:
+            lines.append(
+                f"# {kind} ranges: "
+                + ", ".join(
+                    f"{format_name(name)} in [{format_number(low, precision)}, "
+                    f"{format_number(high, precision)}]"
+                    for name, (low, high) in zip(names, ranges, strict=True)
+                )
+            )
+    shown = rule_base.n_rules if max_rules is None else min(int(max_rules), rule_base.n_rules)
+    lines += [format_rule(rule_base, i, precision) for i in range(shown)]
+    if shown < rule_base.n_rules:
+        lines.append(f"# ... {rule_base.n_rules - shown} more rules not shown")
+    return "\n".join(lines)
+
 
 _RULE_START = re.compile(r"R(\d+):")
 _NORMS_LINE = re.compile(r"^#\s*AND\s*=\s*(\S+)\s*;\s*OR\s*=\s*(\S+)\s*$")
@@ -48,7 +177,7 @@ _DEFUZZIFIERS = {"weighted average": "wtaver", "weighted sum": "wtsum"}
 
 
 class TextFormat(RuleBaseFormat):
-    """Numbered IF-THEN rules (:func:`randomts.text.rules.format_rules`, ``precision=None``)."""
+    """Numbered IF-THEN rules (:func:`format_rules`, ``precision=None``)."""
 
     name = "text"
     extensions = (".txt",)
@@ -135,7 +264,7 @@ class _RuleText:
 
 
 def parse_rules(text, *, metadata=None):
-    """Read the text written by :func:`~randomts.text.rules.format_rules` back into a :class:`RuleBase`.
+    """Read the text written by :func:`format_rules` back into a :class:`RuleBase`.
 
     Parameters
     ----------

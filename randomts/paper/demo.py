@@ -16,6 +16,7 @@ from dataclasses import asdict
 import numpy as np
 from tabulate import tabulate
 
+from randomts.io.text_format import format_rules
 from randomts.paper.experiment import (
     PAPER_TABLE1,
     ROW_KEYS,
@@ -23,7 +24,6 @@ from randomts.paper.experiment import (
     explain_settings,
     run_table1,
 )
-from randomts.text.rules import format_rules
 
 __all__ = ["format_table1", "table1_json", "progress_printer", "run_demo"]
 

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 from randomts._validation import check_matrix, check_pair
-from randomts.fuzzy.rulebase import RuleBase
+from randomts.analysis.protocol import as_model
 from randomts.fuzzy.system import FuzzySystem
 
 # Legends and rule labels are drawn only up to this many rules (beyond, they hide the picture).
@@ -32,23 +32,9 @@ def _new_axes(ax, *, projection=None):
     return figure.add_subplot(projection=projection)
 
 
-def _as_model(model, caller):
-    """The model drawn: a RuleBase or a FuzzySystem as it is, a fitted estimator's rule base."""
-    if isinstance(model, (RuleBase, FuzzySystem)):
-        return model
-    rule_base = getattr(model, "rule_base_", None)
-    if isinstance(rule_base, RuleBase):
-        return rule_base
-    unfitted = hasattr(model, "get_params") and hasattr(model, "fit")
-    raise TypeError(
-        f"{caller} needs a RuleBase, a FuzzySystem or a fitted randomts estimator; got "
-        f"{type(model).__name__}" + (" (not fitted: call fit first)" if unfitted else "") + "."
-    )
-
-
 def _as_rule_base(model, caller):
     """The model as a RuleBase, for the pictures of Gaussian rules (centres and widths)."""
-    model = _as_model(model, caller)
+    model = as_model(model, caller)
     if isinstance(model, FuzzySystem):
         problem = model.rule_base_mismatch()
         if problem is not None:

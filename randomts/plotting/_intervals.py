@@ -72,7 +72,7 @@ def plot_interval(model, X, y=None, *, coverage=0.9, feature=None, output=0, ax=
         position, label = X[:, k], rule_base.input_names[k]
     order = np.argsort(position, kind="stable")
     ax = _new_axes(ax)
-    method = model._conformity.method
+    method = model.conformity_method
     ax.fill_between(
         position[order],
         lower[order],

@@ -7,7 +7,6 @@ import numpy as np
 from randomts._validation import check_int, check_matrix
 from randomts.fuzzy.system import FuzzySystem
 from randomts.plotting._common import (
-    _as_model,
     _check_data,
     _default_range,
     _feature_pair,
@@ -16,6 +15,7 @@ from randomts.plotting._common import (
     _new_axes,
     _pyplot,
     _range,
+    as_model,
 )
 from randomts.plotting._rules import plot_local_models, plot_memberships
 
@@ -87,7 +87,7 @@ def plot_surface(
     >>> bool(contours.levels[0] <= 0.04 and contours.levels[-1] >= 2.0)
     True
     """
-    model = _as_model(model, "plot_surface")
+    model = as_model(model, "plot_surface")
     k0, k1 = _feature_pair(model, features)
     m = _index(output, model.output_names, "output")
     if kind not in ("contour", "surface"):
@@ -217,7 +217,7 @@ def plot_overview(model, X=None, *, features=(0, 1), output=0, fixed=None, figur
     >>> [round(float(v), 6) for v in fig.axes[0].get_xlim()]
     [-1.0, 2.0]
     """
-    model = _as_model(model, "plot_overview")
+    model = as_model(model, "plot_overview")
     X = _check_data(X, model)
     if figure is None:
         _pyplot()  # the clear error when matplotlib is missing

@@ -9,7 +9,6 @@ from randomts.core.membership import gaussian_memberships
 from randomts.fuzzy.system import FuzzySystem
 from randomts.plotting._common import (
     _MAX_LABELLED_RULES,
-    _as_model,
     _as_rule_base,
     _check_data,
     _feature_pair,
@@ -18,6 +17,7 @@ from randomts.plotting._common import (
     _new_axes,
     _range,
     _rule_indices,
+    as_model,
 )
 
 
@@ -77,7 +77,7 @@ def plot_memberships(model, feature=0, *, rules=None, x_range=None, n_points=400
     >>> [line.get_label() for line in ax.get_lines()], [float(v) for v in ax.get_xlim()]
     (['bad', 'good'], [0.0, 10.0])
     """
-    model = _as_model(model, "plot_memberships")
+    model = as_model(model, "plot_memberships")
     k = _index(feature, model.input_names, "feature")
     index = _rule_indices(model, rules)
     n_points = check_int(n_points, "n_points", low=2)

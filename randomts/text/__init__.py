@@ -1,21 +1,22 @@
-"""Text: numbers and names, tables, the rules of a rule base and of a system, the one scanner.
+"""Text for people: numbers and names, tables, the rules of a rule base and of a system; the one scanner.
 
-Printers only; the readers of each text format live with the format in
-:mod:`randomts.io`. Human text rounds (``precision``, 4 significant digits by
-default); machine text keeps every bit (``precision=None``). The printers
-are importable from here and documented in their modules.
+Printers only, which compute nothing about the model: what the rules do on
+data comes from :mod:`randomts.analysis`. The machine text of each format and
+its reader live with the format in :mod:`randomts.io` (the TXT format:
+:mod:`randomts.io.text_format`). Human text rounds (``precision``, 4
+significant digits by default); the text of a system with ``precision=None``
+keeps every bit. The printers are importable from here and documented in
+their modules.
 """
 
 from randomts.text.numbers import (
     format_name as format_name,
     format_number as format_number,
 )
-from randomts.text.rules import (
+from randomts.text.rule_base import (
     LABELS as LABELS,
     describe_rules as describe_rules,
     format_html as format_html,
-    format_rule as format_rule,
-    format_rules as format_rules,
     format_table as format_table,
     linguistic_labels as linguistic_labels,
 )

@@ -40,7 +40,7 @@ import numpy as np
 
 from randomts._validation import check_int
 from randomts.text.numbers import format_name, format_number
-from randomts.text.rules import agreement_problems
+from randomts.text.rule_base import agreement_problems, ranking
 from randomts.text.tables import render_table
 
 __all__ = ["format_system", "format_system_table", "HEADER"]
@@ -68,7 +68,7 @@ def _equation(term, input_names, precision):
     return text
 
 
-def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
+def format_system(system, precision=4, *, on_data=None, top=None) -> str:
     """The text of ``system`` (see the module docstring); ``precision=None`` is lossless.
 
     Parameters
@@ -78,20 +78,19 @@ def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     precision : int or None, default=4
         Significant digits; None writes every digit (``repr``), which
         :func:`randomts.io.text_format.parse_system` reads back bit for bit.
-    X : array-like of shape (n_samples, n_features), optional
-        Data: the rules are listed by importance on ``X``
-        (:func:`randomts.importance.rule_importance`, shown as a percentage
-        after the rule's label), most important first, under a ``#`` line
-        that says so.
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
-        With ``X``, the targets: after each rule, for every output it
-        concludes, ``# <output>: rule r, model m, data d (se e)``, the rule's
-        ``THEN`` part, the model's prediction and ``y`` averaged where the
-        rule fires (weighted by its degree on each row), and ``!`` with what
-        disagrees (:func:`randomts.agreement.rule_agreement`).
+    on_data : RulesOnData, optional
+        What the rules do on data ``X``
+        (:func:`randomts.analysis.on_data.rules_on_data`): the rules are
+        listed by importance on ``X`` (shown as a percentage after the
+        rule's label), most important first, under a ``#`` line that says
+        so; with targets ``y``, after each rule, for every output it
+        concludes, ``# <output>: rule r, model m, data d (se e)``, the
+        rule's ``THEN`` part, the model's prediction and ``y`` averaged
+        where the rule fires (weighted by its degree on each row), and ``!``
+        with what disagrees.
     top : int, optional
-        With ``X``: list only the ``top`` most important rules, and say in a
-        last ``#`` line how many were left out and their share.
+        With ``on_data``: list only the ``top`` most important rules, and
+        say in a last ``#`` line how many were left out and their share.
 
     Examples
     --------
@@ -107,7 +106,9 @@ def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     rules
       R1: if x1 is r1 then y is r1
     >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]], intercept=[[1.0], [5.0]])
-    >>> text = format_system(FuzzySystem.from_rule_base(rb), X=[[0.0], [2.0]], top=1)
+    >>> from randomts.analysis.on_data import rules_on_data
+    >>> system = FuzzySystem.from_rule_base(rb)
+    >>> text = format_system(system, on_data=rules_on_data(system, [[0.0], [2.0]]), top=1)
     >>> for line in text.splitlines()[-4:]:
     ...     print(line)
     rules
@@ -117,8 +118,8 @@ def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     """
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
-    order, importance = _ranking(system, X, top)
-    checked = _checked(system, X, y)
+    order, importance = ranking(system.n_rules, on_data, top)
+    checked = None if on_data is None else on_data.agreement
 
     def number(value):
         return format_number(value, precision)
@@ -154,16 +155,14 @@ def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     if importance is not None:
         lines.append(
             "  # most important first: R<k> (p%) holds p% of the absolute contributions "
-            f"on {np.shape(X)[0]} samples"
+            f"on {on_data.n_samples} samples"
         )
     if checked is not None:
-        from randomts.agreement import NOISE_FACTOR, TOLERANCE
-
         lines.append(
             "  # where a rule fires (means weighted by its degree on the data): its THEN part, "
             "the model's prediction and the data's mean (its standard error); ! more than "
-            f"{format_number(TOLERANCE, 4)} sd of y from the model, or from the data beyond that "
-            f"and {format_number(NOISE_FACTOR, 4)} standard errors"
+            f"{format_number(checked.tolerance, 4)} sd of y from the model, or from the data "
+            f"beyond that and {format_number(checked.noise_factor, 4)} standard errors"
         )
     for i in order:
         lines.append(f"  {_label(i, importance)}: {system.rules[i].to_text(precision)}")
@@ -173,17 +172,6 @@ def format_system(system, precision=4, *, X=None, y=None, top=None) -> str:
     if hidden:
         lines.append(f"  # ... {_not_shown(hidden, importance, order)}")
     return "\n".join(lines)
-
-
-def _checked(system, X, y):
-    """The :func:`~randomts.agreement.rule_agreement` of ``system`` on ``(X, y)``, or None."""
-    if y is None:
-        return None
-    if X is None:
-        raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
-    from randomts.agreement import rule_agreement
-
-    return rule_agreement(system, X, y)
 
 
 def _agreement_lines(system, checked, i, precision):
@@ -203,24 +191,6 @@ def _agreement_lines(system, checked, i, precision):
         problems = agreement_problems(system.input_names, checked, i, m)
         lines.append(line + ("; ! " + "; ".join(problems) if problems else ""))
     return lines
-
-
-def _ranking(system, X, top):
-    """``(order of the rules, importances or None)``: by importance on ``X``, cut at ``top``."""
-    from randomts.importance import rule_importance
-
-    order, importance = np.arange(system.n_rules), None
-    if X is not None:
-        importance = rule_importance(system, X)
-        order = np.argsort(-importance, kind="stable")
-    if top is not None:
-        if X is None:
-            raise ValueError(
-                "The 'top' parameter needs the data X to rank the rules by importance; "
-                f"got top={top!r} and X=None."
-            )
-        order = order[: check_int(top, "top", low=1)]
-    return order, importance
 
 
 def _label(i, importance):
@@ -256,11 +226,11 @@ def _after_is(proposition, precision=None):
     return text[len(format_name(proposition.variable)) + len(" is ") :]
 
 
-def format_system_table(system, fmt="plain", precision=4, *, X=None, y=None, top=None) -> str:
+def format_system_table(system, fmt="plain", precision=4, *, on_data=None, top=None) -> str:
     """The rules of a system as a table: one row per rule, the terms it names in columns.
 
-    Columns: ``rule``; with ``X``, ``importance`` (the rule's share of the
-    absolute contributions on ``X``, :func:`randomts.importance.rule_importance`);
+    Columns: ``rule``; with data, ``importance`` (the rule's share of the
+    absolute contributions on ``X``, :func:`randomts.analysis.importance.rule_importance`);
     then the antecedent: when every rule joins at most one proposition per
     input with one connective, a column ``<input> is`` per input (the term
     with its hedges, empty where the rule does not use the input) and, if
@@ -279,15 +249,13 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, y=None, top
     precision : int or None, default=4
         Significant digits of the importances, weights and powers; None
         writes every digit.
-    X, top
-        As in :func:`format_system`.
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
-        With ``X``, the targets: for each output ``y``, the columns ``y:
-        rule``, ``y: model``, ``y: data`` and ``y: data se`` (the rule's
-        ``THEN`` part, the model's prediction and the data's mean, with its
-        standard error, averaged where the rule fires; empty where the rule
-        does not conclude ``y``), and a last column ``check``: what
-        disagrees, as :func:`format_system` writes it after ``!``.
+    on_data, top
+        As in :func:`format_system`. With targets in ``on_data``: for each
+        output ``y``, the columns ``y: rule``, ``y: model``, ``y: data`` and
+        ``y: data se`` (the rule's ``THEN`` part, the model's prediction,
+        the data's mean and its standard error, averaged where the rule
+        fires; empty where the rule does not conclude ``y``), and a last
+        column ``check``: what disagrees.
 
     Examples
     --------
@@ -299,7 +267,9 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, y=None, top
     ...     [fz.OutputVariable("tip", {"low": terms.Constant(5.0), "high": terms.Constant(20.0)},
     ...                        range=(0, 30))],
     ...     ["if food is bad then tip is low", "if food is not bad then tip is high with 0.5"])
-    >>> print(format_system_table(system, fmt="github", X=[[1.0], [9.0]]))
+    >>> from randomts.analysis.on_data import rules_on_data
+    >>> on_data = rules_on_data(system, [[1.0], [9.0]])
+    >>> print(format_system_table(system, fmt="github", on_data=on_data))
     | rule   |   importance |   food is |   then tip is |   weight |
     |--------|--------------|-----------|---------------|----------|
     | R2     |       0.8276 |   not bad |          high |      0.5 |
@@ -307,8 +277,8 @@ def format_system_table(system, fmt="plain", precision=4, *, X=None, y=None, top
     """
     if precision is not None:
         precision = check_int(precision, "precision", low=1)
-    order, importance = _ranking(system, X, top)
-    checked = _checked(system, X, y)
+    order, importance = ranking(system.n_rules, on_data, top)
+    checked = None if on_data is None else on_data.agreement
     clauses = [_clauses_by_input(rule) for rule in system.rules]
     flat = all(by_input is not None for by_input in clauses)
     uses_or = any(getattr(rule.antecedent, "operator", "and") == "or" for rule in system.rules)

@@ -48,8 +48,8 @@ from randomts.estimators.narx.selection import (
     linear_fallback,
     refit,
 )
-from randomts.estimators.records import STATE_KEY, jsonable, recorded_params
 from randomts.estimators.regressor import RandomTSRegressor
+from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage, split_quantile
 from randomts.fuzzy.rulebase import RuleBase
 
@@ -837,7 +837,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     def explain(self, x, top=None):
         """The rules behind the prediction of ``f`` at one regressor row.
 
-        :func:`randomts.explain.explain` of ``rule_base_``: with
+        :func:`randomts.analysis.explain.explain` of ``rule_base_``: with
         ``target="increment"`` it explains the increment ``y(k) - y(k-1)``.
 
         Parameters
@@ -862,7 +862,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         >>> model.explain({"y(k-1)": 0.5, "u(k-1)": 0.2}).input_names
         ('y(k-1)', 'u(k-1)')
         """
-        from randomts.explain import explain
+        from randomts.analysis.explain import explain
 
         return explain(self._rules("explain"), x, top=top)
 
@@ -907,7 +907,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return self.rule_base_
 
     # ------------------------------------------------------------------ saving
-    def _saved_rule_base(self):
+    def __randomts_saved__(self):
         """The rule base :func:`randomts.save` writes: the rules, and how to rebuild ``self``.
 
         The estimator's record, naming this class, with a ``"narx"`` entry:
@@ -915,12 +915,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         rebuilds), the lags, names and target, and the training sizes.
         """
         check_is_fitted(self, "narx_")
-        if not hasattr(self.estimator_, "_saved_rule_base"):
+        if not hasattr(self.estimator_, "__randomts_saved__"):
             raise TypeError(
                 f"save writes the rules of a randomts estimator; this {_OWNER} was fitted with "
                 f"{type(self.estimator_).__name__}: pickle it instead."
             )
-        rule_base = self.estimator_._saved_rule_base()
+        rule_base = self.estimator_.__randomts_saved__()
         metadata = rule_base.metadata
         params = self.get_params(deep=False)
         params.pop("estimator")
@@ -948,8 +948,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return rule_base.replace(metadata=metadata)
 
     @classmethod
-    def _from_saved(cls, rule_base):
-        """The fitted estimator that :meth:`_saved_rule_base` described."""
+    def __randomts_restored__(cls, rule_base):
+        """The fitted estimator that :meth:`__randomts_saved__` described."""
         metadata = rule_base.metadata
         state = dict(metadata[STATE_KEY])
         record = state.pop(_RECORD, None)
@@ -957,7 +957,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(f"the {_RECORD!r} record is missing or not an object: {record!r}")
         state["class"] = RandomTSRegressor.__name__
         metadata[STATE_KEY] = state
-        estimator = RandomTSRegressor._from_saved(rule_base.replace(metadata=metadata))
+        estimator = RandomTSRegressor.__randomts_restored__(rule_base.replace(metadata=metadata))
         try:
             narx = NARX(
                 tuple(record["y_lags"]),

@@ -30,7 +30,7 @@ from sklearn.base import clone
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
 from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem, held_out_runs
-from randomts.estimators.rules import standardise
+from randomts.estimators.saving import fit_scaling
 from randomts.fitting.local_learning import LearningStatistics, solve_learning
 from randomts.fuzzy.rulebase import RuleBase
 
@@ -225,11 +225,9 @@ def _one_step(estimator, X, Y, n_folds):
 
 
 def _problem(estimator, narx, X):
-    """The estimator's rules in the standardised regressors it was fitted in."""
-    if estimator.get_params().get("standardize", False):
-        _, (mean, scale) = standardise(X)
-    else:
-        mean, scale = np.zeros(X.shape[1]), np.ones(X.shape[1])
+    """The estimator's rules in the standardised regressors it was fitted in (as it records them)."""
+    scaling = fit_scaling(estimator.rule_base_.metadata, X.shape[1])
+    mean, scale = scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
     return SimulationProblem(narx, estimator.rule_base_, mean, scale, estimator.order)
 
 

@@ -102,6 +102,11 @@ class RuleAgreement:
     too_wide: np.ndarray
     flagged: np.ndarray
 
+    #: The distance, in standard deviations of ``y``, beyond which a ``THEN`` part disagrees.
+    tolerance = TOLERANCE
+    #: The standard errors of the data's mean within which it does not disagree with the data.
+    noise_factor = NOISE_FACTOR
+
 
 def rule_agreement(model, X, y):
     """Each rule's ``THEN`` part beside the model's prediction and the data where the rule lives.

@@ -1,23 +1,24 @@
-"""The exact leave-one-out ridge: what ``alpha="auto"`` chooses.
+"""The one choice of the ridge penalty: one grid, one prior, one criterion per fit.
 
-:func:`ridge_loo` is what ``alpha="auto"`` chooses in
-:func:`~randomts.fitting.consequents.fit_consequents` and
-:class:`~randomts.RandomTSRegressor` (through :func:`leave_one_out_alpha`,
-which writes the design matrix of a rule base a block of rows at a time),
-the way scikit-learn's ``RidgeCV`` does it: one
-eigendecomposition, of ``K^T K`` (``n_columns x n_columns``) when there are at
-least as many rows as unknowns, else of ``K K^T`` (``n_samples x
-n_samples``, the row space), gives the exact leave-one-out error of every
-``alpha`` of a grid and the coefficients at the best one. It can shrink the
-consequents toward the rule base that best reproduces the mean of the
-targets instead of toward zero (a weighted sum of rules has no constant term
-of its own), so that the penalty acts on the variation of the targets, not on
-their offset.
+Every fit of consequents that chooses its penalty (``alpha="auto"``) chooses
+it here, the way scikit-learn's ``RidgeCV`` does: one eigendecomposition, of
+``K^T K`` (``n_columns x n_columns``) when there are at least as many rows as
+unknowns, else of ``K K^T`` (the row space), gives the error of every
+``alpha`` of the grid and the coefficients at the best one.
 
-:func:`leave_one_out_terms` (and :func:`ridge_loo_terms`, for a design matrix in
-memory) give the leave-one-out models themselves at one penalty
-(:class:`LeaveOneOutTerms`), which the jackknife+ intervals of
-:meth:`~randomts.RandomTSRegressor.fit_conformalize` read.
+* The grid (:func:`ridge_grid`): :data:`RELATIVE_ALPHAS`, 25 values half a
+  decade apart, times the mean eigenvalue of the system's matrix, so the
+  choice does not depend on the scale of ``K``.
+* The prior (:func:`mean_prior`): the consequents can be shrunk toward the
+  rule base that best reproduces the mean of the targets instead of toward
+  zero (a weighted sum of rules has no constant term of its own), so that
+  the penalty acts on the variation of the targets, not on their offset.
+* The criterion: the exact leave-one-out error (:func:`choose_alpha`,
+  :func:`choose_consequent_alpha`, :class:`LeaveOneOutRidge` for rows in
+  blocks), generalised cross-validation (``criterion="gcv"``), or K-fold
+  cross-validation for local and combined learning and for given folds
+  (:class:`randomts.fitting.local_learning.LearningStatistics`, on the same
+  grid, prior and choice, :func:`best_index`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg
 
-from randomts._validation import check_int, check_int_option, check_matrix, check_real
+from randomts._validation import check_int, check_int_option, check_matrix, check_option
 from randomts.core import membership
 from randomts.core.accumulators import (
     LeastSquaresAccumulator,
@@ -40,15 +41,30 @@ from randomts.fitting.protocol import check_rule_base
 
 __all__ = [
     "AlphaSelection",
+    "CRITERIA",
     "LeaveOneOutRidge",
-    "LeaveOneOutTerms",
     "RELATIVE_ALPHAS",
+    "best_index",
     "check_alphas",
-    "leave_one_out_alpha",
-    "leave_one_out_terms",
-    "ridge_loo",
-    "ridge_loo_terms",
+    "choose_alpha",
+    "choose_consequent_alpha",
+    "design_of",
+    "mean_prior",
+    "ridge_grid",
 ]
+
+#: The closed-form criteria of :func:`choose_alpha`: leave-one-out, generalised cross-validation.
+CRITERIA = ("loo", "gcv")
+
+#: The grid of every ``alpha="auto"``, in units of the mean eigenvalue of the system's matrix
+#: (``K^T K``: the mean squared column norm of ``K``): half decades from nearly no penalty to
+#: a penalty that shrinks every consequent to the prior.
+RELATIVE_ALPHAS = np.logspace(-10.0, 2.0, 25)
+# Penalty of the fit of the constant 1 behind the prior Gamma_0, in units of the mean
+# eigenvalue, for outputs whose mean is within one standard deviation of 0 (smaller beyond).
+_CONSTANT_PENALTY = 1e-10
+# Rows of K formed at once by the passes over the data (2^22 entries, 32 MiB).
+_BLOCK_ELEMENTS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ class AlphaSelection:
     coefficients : ndarray of shape (n_columns, n_outputs)
         ``Gamma`` at the chosen ``alpha``.
     prior : ndarray of shape (n_columns, n_outputs) or None
-        The coefficients the penalty shrinks toward (:func:`ridge_loo` with
+        The coefficients the penalty shrinks toward (:func:`choose_alpha` with
         ``toward_mean=True``); zeros or None when it shrinks toward zero.
     """
 
@@ -95,19 +111,72 @@ def check_alphas(alphas):
     return alphas
 
 
-#: Default grid of :func:`ridge_loo`, in units of the mean eigenvalue of ``K^T K``
-#: (the mean squared column norm of ``K``): half decades from nearly no penalty to
-#: a penalty that shrinks every consequent to the prior.
-RELATIVE_ALPHAS = np.logspace(-10.0, 2.0, 25)
-# Penalty of the fit of the constant 1 behind the prior Gamma_0, in units of the mean
-# eigenvalue, for outputs whose mean is within one standard deviation of 0 (smaller beyond).
-_CONSTANT_PENALTY = 1e-10
-# Rows of K formed at once by ridge_loo's passes over the data (2^22 entries, 32 MiB).
-_BLOCK_ELEMENTS = 1 << 22
+def ridge_grid(mean_eigenvalue):
+    """``(scale, grid)``: the mean eigenvalue (1 if not positive) and ``scale * RELATIVE_ALPHAS``.
+
+    Examples
+    --------
+    >>> scale, grid = ridge_grid(4.0)
+    >>> scale, grid.size, float(grid[0]), float(grid[-1])
+    (4.0, 25, 4e-10, 400.0)
+    """
+    scale = mean_eigenvalue if mean_eigenvalue > 0 else 1.0
+    return scale, scale * RELATIVE_ALPHAS
 
 
-def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
-    """Exact leave-one-out ridge over a grid, from one eigendecomposition.
+def mean_prior(eigenvalues, z_one, y_mean, y_std, scale):
+    """Coordinates, in an eigenbasis ``V``, of the consequents that best reproduce each output's mean.
+
+    For each output, its mean times the constant 1 fitted with a penalty of
+    ``1e-10 min(1, std / |mean|)`` of ``scale`` (the mean eigenvalue): a
+    weighted sum of rules reproduces 1 only approximately, and the penalty
+    keeps the error of that approximation, times the mean, small beside the
+    spread of the output however far from 0 the output lies.
+
+    Parameters
+    ----------
+    eigenvalues : ndarray of shape (rank,)
+        Of the system's matrix, in the basis ``V``.
+    z_one : ndarray of shape (rank,)
+        ``V^T`` times the right-hand side of the constant 1 (``K^T 1``).
+    y_mean, y_std : ndarray of shape (n_outputs,)
+        Each output's mean and standard deviation.
+    scale : float
+        The mean eigenvalue (:func:`ridge_grid`).
+
+    Returns
+    -------
+    ndarray of shape (rank, n_outputs)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mean_prior(np.array([2.0]), np.array([2.0]), np.array([3.0]), np.array([0.0]), 1.0)
+    array([[3.]])
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        relative = np.where(np.abs(y_mean) > y_std, y_std / np.abs(y_mean), 1.0)
+    penalty = _CONSTANT_PENALTY * scale * relative
+    return z_one[:, None] / (eigenvalues[:, None] + penalty[None, :]) * y_mean[None, :]
+
+
+def best_index(errors):
+    """The index of the least error of a grid (errors that are not finite count as ``inf``).
+
+    ``errors`` is changed in place; the first of equal least errors wins.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> best_index(np.array([[3.0, np.nan], [1.0, 1.0]]))
+    (1, 0)
+    """
+    errors[~np.isfinite(errors)] = np.inf
+    return tuple(int(i) for i in np.unravel_index(int(np.argmin(errors)), errors.shape))
+
+
+def choose_alpha(K, Y, alphas=None, *, criterion="loo", toward_mean=True):
+    """The ridge penalty of least leave-one-out (or GCV) error over a grid, from one eigendecomposition.
 
     Minimises ``||Y - K Gamma||^2 + alpha ||Gamma - Gamma_0||^2`` for every
     ``alpha`` of the grid and keeps the one of least leave-one-out (LOO)
@@ -116,9 +185,11 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
     ``K K^T`` when ``K`` has more columns than rows) and ``P = K V``, the
     fitted values are ``P a(alpha)`` and the leverages
     ``h_j = sum_k P_jk^2 / (l_k + alpha)``; the LOO residual of row ``j`` is
-    ``(y_j - y_hat_j) / (1 - h_j)``. The cost is one pass forming ``K^T K``,
-    the eigendecomposition, and one pass forming ``P``: about one
-    least-squares fit.
+    ``(y_j - y_hat_j) / (1 - h_j)``. Generalised cross-validation
+    (``criterion="gcv"``) divides the mean squared residual by ``(1 -
+    tr(H) / n_samples)^2`` instead, ``tr(H) = sum_k l_k / (l_k + alpha)``.
+    The cost is one pass forming ``K^T K``, the eigendecomposition, and one
+    pass forming ``P``: about one least-squares fit.
 
     Parameters
     ----------
@@ -131,6 +202,8 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
         eigenvalue of ``K^T K`` (25 values, half a decade apart, from
         ``1e-10`` to ``1e2`` of it), which makes the choice independent of the
         scale of ``K``.
+    criterion : {"loo", "gcv"}, default="loo"
+        Exact leave-one-out error, or generalised cross-validation.
     toward_mean : bool, default=True
         Shrink toward ``Gamma_0``, the (nearly unpenalised) coefficients that
         best reproduce the mean of each output, instead of toward zero.
@@ -138,15 +211,15 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
     Returns
     -------
     AlphaSelection
-        ``criterion="loo"``; ``errors`` are LOO mean squared errors averaged
-        over outputs (one ``alpha`` for all outputs).
+        ``errors`` are the LOO (or GCV) mean squared errors averaged over
+        outputs (one ``alpha`` for all outputs).
 
     Examples
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> K = rng.normal(size=(60, 8)); y = K @ rng.normal(size=8) + 0.1 * rng.normal(size=60)
-    >>> sel = ridge_loo(K, y, [1e-3, 1e-1, 10.0, 1e3], toward_mean=False)
+    >>> sel = choose_alpha(K, y, [1e-3, 1e-1, 10.0, 1e3], toward_mean=False)
     >>> # the closed form equals refitting without each row in turn
     >>> def ridge(K, y, alpha):
     ...     return np.linalg.solve(K.T @ K + alpha * np.eye(K.shape[1]), K.T @ y)
@@ -156,6 +229,11 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
     True
     >>> bool(np.allclose(sel.coefficients[:, 0], ridge(K, y, sel.alpha), rtol=1e-8))
     True
+    >>> gcv = choose_alpha(K, y, [1e-3, 1e-1, 10.0, 1e3], criterion="gcv", toward_mean=False)
+    >>> trace = [np.trace(K @ np.linalg.solve(K.T @ K + a * np.eye(8), K.T)) for a in gcv.alphas]
+    >>> mse = [np.mean((y - K @ ridge(K, y, a)) ** 2) for a in gcv.alphas]
+    >>> bool(np.allclose(gcv.errors, np.divide(mse, (1 - np.divide(trace, 60)) ** 2), rtol=1e-8))
+    True
     """
     K = check_matrix(K, "K", column_label="columns")
     Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
@@ -163,17 +241,18 @@ def ridge_loo(K, Y, alphas=None, *, toward_mean=True):
         raise ValueError(
             f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
         )
+    check_option(criterion, "criterion", CRITERIA)
     if alphas is not None:
         alphas = check_alphas(alphas)
-    return _ridge_loo(
-        lambda start, stop: K[start:stop], K.shape[0], K.shape[1], Y, alphas, toward_mean
+    return _choose(
+        lambda start, stop: K[start:stop], K.shape[0], K.shape[1], Y, alphas, toward_mean, criterion
     )
 
 
 class LeaveOneOutRidge:
     """Exact leave-one-out ridge over a grid of penalties, from rows given in blocks.
 
-    What :func:`ridge_loo` computes, for rows that are not in memory at once
+    What :func:`choose_alpha` computes, for rows that are not in memory at once
     (chunks of a file, the workers of a cluster) or for a design matrix that
     is never formed whole. Two passes over the rows:
 
@@ -198,10 +277,12 @@ class LeaveOneOutRidge:
         Columns of ``Y``; one ``alpha`` serves all of them.
     alphas : array-like of float > 0, optional
         The grid; by default ``RELATIVE_ALPHAS`` times the mean eigenvalue of
-        ``K^T K``, as in :func:`ridge_loo`.
+        ``K^T K``, as in :func:`choose_alpha`.
     toward_mean : bool, default=True
         Shrink toward the coefficients that reproduce the mean of each output
-        (see :func:`ridge_loo`) instead of toward zero.
+        (see :func:`choose_alpha`) instead of toward zero.
+    criterion : {"loo", "gcv"}, default="loo"
+        Exact leave-one-out error, or generalised cross-validation.
     what : str, optional
         What the columns are, for the error raised when the Gram matrix cannot
         fit in memory.
@@ -225,15 +306,18 @@ class LeaveOneOutRidge:
     ...     _ = loo.update(K[rows], y[rows])
     >>> squares = sum(loo.squared_errors(K[rows], y[rows]) for rows in blocks)  # second pass
     >>> selection = loo.select(squares)
-    >>> whole = ridge_loo(K, y, [1e-2, 1.0, 1e2])
+    >>> whole = choose_alpha(K, y, [1e-2, 1.0, 1e2])
     >>> bool(np.allclose(selection.errors, whole.errors, rtol=1e-10))
     True
     >>> bool(np.allclose(selection.coefficients, whole.coefficients, rtol=1e-10))
     True
     """
 
-    def __init__(self, n_columns, n_outputs=1, *, alphas=None, toward_mean=True, what=None):
+    def __init__(
+        self, n_columns, n_outputs=1, *, alphas=None, toward_mean=True, criterion="loo", what=None
+    ):
         self.n_columns = check_int(n_columns, "n_columns", low=1)
+        self.criterion = check_option(criterion, "criterion", CRITERIA)
         self.n_outputs = check_int(n_outputs, "n_outputs", low=1)
         self.alphas = None if alphas is None else check_alphas(alphas)
         self.toward_mean = bool(toward_mean)
@@ -315,6 +399,7 @@ class LeaveOneOutRidge:
             np.sqrt(np.maximum(y_variance, 0.0)),
             self.alphas,
             self.toward_mean,
+            self.criterion,
         )
         self.prior = self._spectrum.prior
         return self
@@ -337,6 +422,10 @@ class LeaveOneOutRidge:
         """
         K = check_matrix(K, "K", column_label="columns", n_columns=self.n_columns)
         Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", n_columns=self.n_outputs)
+        return self._squared_errors(K, Y)
+
+    def _squared_errors(self, K, Y):
+        """:meth:`squared_errors` of checked rows (float64, ``Y`` 2-D)."""
         spectrum = self.decompose()._spectrum
         return spectrum.squared_errors(K @ spectrum.V, Y)
 
@@ -351,8 +440,8 @@ class LeaveOneOutRidge:
         Returns
         -------
         AlphaSelection
-            ``criterion="loo"``; ``errors`` are mean squared errors averaged
-            over rows and outputs; ``prior`` is ``self.prior``.
+            ``errors`` are the mean squared errors of ``criterion``,
+            averaged over rows and outputs; ``prior`` is ``self.prior``.
         """
         spectrum = self.decompose()._spectrum
         squared = np.asarray(squared_errors, dtype=float)
@@ -361,7 +450,7 @@ class LeaveOneOutRidge:
                 f"squared_errors must have one entry per alpha ({spectrum.alphas.size}); "
                 f"got shape {squared.shape}."
             )
-        return spectrum.select(squared, self.n_samples * self.n_outputs, self.prior)
+        return spectrum.select(squared, self.n_samples, self.n_outputs, self.prior)
 
 
 @dataclass(frozen=True)
@@ -373,33 +462,40 @@ class _Spectrum:
     alphas: np.ndarray
     a_0: np.ndarray
     z_rest: np.ndarray
+    criterion: str = "loo"
 
     @classmethod
-    def of(cls, eigenvalues, V, mean_eigenvalue, z_y, z_1, y_mean, y_std, alphas, toward_mean):
+    def of(
+        cls,
+        eigenvalues,
+        V,
+        mean_eigenvalue,
+        z_y,
+        z_1,
+        y_mean,
+        y_std,
+        alphas,
+        toward_mean,
+        criterion="loo",
+    ):
         """From ``K^T K``'s eigenpairs above the rank cut, ``z_y = V^T K^T Y``, ``z_1 = V^T K^T 1``.
 
-        The default grid is ``RELATIVE_ALPHAS`` times the mean eigenvalue. The
-        prior ``Gamma_0 = V a_0`` is, for each output, its mean times the
-        constant 1 fitted with a penalty of ``1e-10 min(1, std / |mean|)`` of
-        that scale (``y_mean``, ``y_std``: each output's mean and standard
-        deviation): a weighted sum of rules reproduces 1 only approximately,
-        and the penalty keeps the error of that approximation, times the
-        mean, small beside the spread of the output however far from 0 the
-        output lies. The ridge then fits the rest, ``Y - K Gamma_0``.
+        The grid is :func:`ridge_grid` of the mean eigenvalue unless
+        ``alphas`` are given; the prior ``Gamma_0 = V a_0`` is
+        :func:`mean_prior` (``y_mean``, ``y_std``: each output's mean and
+        standard deviation), or zero. The ridge then fits the rest, ``Y - K
+        Gamma_0``.
         """
-        scale = mean_eigenvalue if mean_eigenvalue > 0 else 1.0
+        scale, grid = ridge_grid(mean_eigenvalue)
         if alphas is None:
-            alphas = scale * RELATIVE_ALPHAS
+            alphas = grid
         y_mean = np.atleast_1d(np.asarray(y_mean, dtype=float))
         if toward_mean:
             y_std = np.atleast_1d(np.asarray(y_std, dtype=float))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                relative = np.where(np.abs(y_mean) > y_std, y_std / np.abs(y_mean), 1.0)
-            penalty = _CONSTANT_PENALTY * scale * relative
-            a_0 = z_1[:, None] / (eigenvalues[:, None] + penalty[None, :]) * y_mean[None, :]
+            a_0 = mean_prior(eigenvalues, z_1, y_mean, y_std, scale)
         else:
             a_0 = np.zeros((eigenvalues.size, y_mean.size))
-        return cls(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0)
+        return cls(eigenvalues, V, alphas, a_0, z_y - eigenvalues[:, None] * a_0, criterion)
 
     @property
     def prior(self):
@@ -416,7 +512,7 @@ class _Spectrum:
         return self.a_0[:, None, :] + self.inverse[:, :, None] * self.z_rest[:, None, :]
 
     def squared_errors(self, P, Y):
-        """Summed squared LOO residuals of the rows ``P = K V`` with targets ``Y``, per alpha."""
+        """Summed squared LOO residuals (GCV: residuals) of the rows ``P = K V``, per alpha."""
         n_alphas, n_outputs = self.alphas.size, Y.shape[1]
         inverse = self.inverse
         coordinates = self.coordinates.reshape(self.eigenvalues.size, -1)
@@ -425,22 +521,34 @@ class _Spectrum:
         for start in range(0, P.shape[0], step):
             Pb, Yb = P[start : start + step], Y[start : start + step]
             fitted = (Pb @ coordinates).reshape(Pb.shape[0], n_alphas, n_outputs)
+            if self.criterion == "gcv":
+                residual = Yb[:, None, :] - fitted
+                squared += np.sum(residual * residual, axis=(0, 2))
+                continue
             leverage = (Pb * Pb) @ inverse
             with np.errstate(divide="ignore", invalid="ignore"):
                 loo = (Yb[:, None, :] - fitted) / (1.0 - leverage)[:, :, None]
                 squared += np.sum(loo * loo, axis=(0, 2))
         return squared
 
-    def select(self, squared, n_values, prior):
-        errors = squared / n_values
-        errors[~np.isfinite(errors)] = np.inf
-        best = int(np.argmin(errors))
+    def select(self, squared, n_samples, n_outputs, prior):
+        """The :class:`AlphaSelection` of summed squared errors over every row."""
+        errors = squared / (n_samples * n_outputs)
+        if self.criterion == "gcv":  # the mean squared residual over (1 - tr(H) / n)^2
+            trace = self.eigenvalues @ self.inverse
+            with np.errstate(divide="ignore", invalid="ignore"):
+                errors = errors / (1.0 - trace / n_samples) ** 2
+        (best,) = best_index(errors)
         gamma = self.V @ self.coordinates[:, best, :]
-        return AlphaSelection(float(self.alphas[best]), self.alphas, errors, "loo", gamma, prior)
+        return AlphaSelection(
+            float(self.alphas[best]), self.alphas, errors, self.criterion, gamma, prior
+        )
 
 
-def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None, n_jobs=None):
-    """:func:`ridge_loo` on a design matrix given by blocks: ``rows(start, stop) = K[start:stop]``.
+def _choose(
+    rows, n_samples, n_columns, Y, alphas, toward_mean, criterion="loo", *, fill=None, n_jobs=None
+):
+    """:func:`choose_alpha` on a design matrix given by blocks: ``rows(start, stop) = K[start:stop]``.
 
     With at least as many rows as columns, :class:`LeaveOneOutRidge` forms
     ``K`` a block at a time (twice: for the Gram matrix, written by ``fill``
@@ -453,7 +561,9 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
     step = max(1, _BLOCK_ELEMENTS // max(n_columns, 1))
     blocks = [(start, min(start + step, n_samples)) for start in range(0, n_samples, step)]
     if n_columns <= n_samples:
-        loo = LeaveOneOutRidge(n_columns, n_outputs, alphas=alphas, toward_mean=toward_mean)
+        loo = LeaveOneOutRidge(
+            n_columns, n_outputs, alphas=alphas, toward_mean=toward_mean, criterion=criterion
+        )
         if fill is None:
 
             def fill(start, stop, out):
@@ -462,7 +572,7 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
 
         loo.update_rows(fill, n_samples, n_jobs=n_jobs)
         squared = sum(
-            loo.squared_errors(rows(start, stop), Y[start:stop]) for start, stop in blocks
+            loo._squared_errors(rows(start, stop), Y[start:stop]) for start, stop in blocks
         )
         return loo.select(squared)
     # the row space: K K^T = U diag(l) U^T, n_samples x n_samples; then P = K V = U sqrt(l)
@@ -487,8 +597,9 @@ def _ridge_loo(rows, n_samples, n_columns, Y, alphas, toward_mean, *, fill=None,
         Y.std(axis=0),
         alphas,
         toward_mean,
+        criterion,
     )
-    return spectrum.select(spectrum.squared_errors(P, Y), n_samples * n_outputs, spectrum.prior)
+    return spectrum.select(spectrum.squared_errors(P, Y), n_samples, n_outputs, spectrum.prior)
 
 
 def design_of(antecedents, X, order):
@@ -499,12 +610,23 @@ def design_of(antecedents, X, order):
     return design_matrix(weights, X, order=order)
 
 
-def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=True, n_jobs=None):
-    """The exact leave-one-out ridge of a rule base's consequents (:func:`ridge_loo`).
+def choose_consequent_alpha(
+    antecedents,
+    X,
+    Y,
+    *,
+    order=1,
+    alphas=None,
+    criterion="loo",
+    toward_mean=True,
+    n_jobs=None,
+    check_input=True,
+):
+    """The ridge penalty of a rule base's consequents (:func:`choose_alpha`) and the fit there.
 
     What ``alpha="auto"`` chooses in
     :func:`randomts.fitting.consequents.fit_consequents` and
-    :class:`~randomts.RandomTSRegressor`: :func:`ridge_loo` on the design
+    :class:`~randomts.RandomTSRegressor`: :func:`choose_alpha` on the design
     matrix ``K`` of the antecedents on ``X``, which is formed a block of
     rows at a time (twice: for the Gram matrix, by ``n_jobs`` threads, and
     for the leave-one-out residuals), never whole; with more unknowns than
@@ -522,13 +644,18 @@ def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=
         Consequent order.
     alphas : array-like of float > 0, optional
         The grid; by default ``RELATIVE_ALPHAS`` times the mean eigenvalue of
-        ``K^T K`` (see :func:`ridge_loo`).
+        ``K^T K`` (see :func:`choose_alpha`).
+    criterion : {"loo", "gcv"}, default="loo"
+        Exact leave-one-out error, or generalised cross-validation.
     toward_mean : bool, default=True
         Shrink toward the coefficients that reproduce the mean of each
         output instead of toward zero.
     n_jobs : int, optional
         Threads forming the Gram matrix (default one; see
         ``randomts._threads.effective_n_jobs``). The result does not depend on it.
+    check_input : bool, default=True
+        False for checked arguments: ``X`` and a 2-D ``Y`` finite float64
+        arrays of matching rows, ``order`` 0 or 1, the grid checked.
 
     Returns
     -------
@@ -544,31 +671,34 @@ def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-2, 2, size=(300, 2)); y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=300)
     >>> antecedents = RuleBase.random(n_features=2, n_rules=20, random_state=0)
-    >>> selection = leave_one_out_alpha(antecedents, X, y)
-    >>> whole = ridge_loo(antecedents.design_matrix(X), y)  # K formed whole
+    >>> selection = choose_consequent_alpha(antecedents, X, y)
+    >>> whole = choose_alpha(antecedents.design_matrix(X), y)  # K formed whole
     >>> bool(np.isclose(selection.alpha, whole.alpha, rtol=1e-12))
     True
     >>> round(float(np.sqrt(selection.errors.min())), 2)  # leave-one-out RMSE, about the noise
     0.1
     """
-    check_rule_base(antecedents)
-    order = check_int_option(order, "order", (0, 1))
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
-    if Y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
-        )
-    if alphas is not None:
-        alphas = check_alphas(alphas)
+    if check_input:
+        check_rule_base(antecedents)
+        order = check_int_option(order, "order", (0, 1))
+        X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+        if Y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and Y must have the same number of samples; got {X.shape[0]} and {Y.shape[0]}."
+            )
+        check_option(criterion, "criterion", CRITERIA)
+        if alphas is not None:
+            alphas = check_alphas(alphas)
     n_columns = antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1)
-    return _ridge_loo(
+    return _choose(
         lambda start, stop: design_of(antecedents, X[start:stop], order),
         X.shape[0],
         n_columns,
         Y,
         alphas,
         bool(toward_mean),
+        criterion,
         fill=design_rows_writer(
             X,
             Y,
@@ -579,269 +709,3 @@ def leave_one_out_alpha(antecedents, X, Y, *, order=1, alphas=None, toward_mean=
         ),
         n_jobs=n_jobs,
     )
-
-
-@dataclass(frozen=True)
-class LeaveOneOutTerms:
-    """The exact leave-one-out models of a ridge fit, as the jackknife+ reads them.
-
-    Removing row ``j`` from the ridge fit ``Gamma`` of ``K Gamma = Y`` (penalty
-    ``alpha``, shrinking toward a prior ``Gamma_0`` held fixed) changes it to
-    ``Gamma_{-j} = Gamma - S k_j e_j``, with ``S = (K^T K + alpha I)^{-1}``,
-    ``k_j`` the row of ``K`` and ``e_j = r_j / (1 - h_j)`` its leave-one-out
-    residual (``r_j`` the residual of the fit, ``h_j = k_j^T S k_j`` the
-    leverage). At a new row ``k`` the ``n_samples`` leave-one-out predictions
-    are therefore ``k^T Gamma - (k^T S k_j) e_j``: one product of ``k`` with
-    ``basis`` and ``influence`` (``shifts``), no refit.
-
-    With ``K^T K = V diag(l) V^T`` (eigenvalues above the rank cut) and
-    ``P = K V``, ``k^T S k_j = (k^T V) diag(1 / (l + alpha)) P_j^T``.
-
-    Attributes
-    ----------
-    alpha : float
-        The ridge penalty.
-    basis : ndarray of shape (n_columns, rank)
-        ``V``.
-    influence : ndarray of shape (rank, n_samples)
-        ``diag(1 / (l + alpha)) P^T``: ``8 rank n_samples`` bytes, the bulk
-        of the memory.
-    leverages : ndarray of shape (n_samples,)
-        ``h_j``, each below 1.
-    residuals : ndarray of shape (n_samples, n_outputs)
-        The leave-one-out residuals ``e_j = y_j - k_j^T Gamma_{-j}``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> K = rng.normal(size=(30, 4)); y = K @ rng.normal(size=4) + 0.1 * rng.normal(size=30)
-    >>> gamma = np.linalg.solve(K.T @ K + np.eye(4), K.T @ y)
-    >>> terms = ridge_loo_terms(K, y - K @ gamma, 1.0)
-    >>> without_first = np.linalg.solve(K[1:].T @ K[1:] + np.eye(4), K[1:].T @ y[1:])
-    >>> loo = K @ gamma - terms.shifts(K)[:, 0] * terms.residuals[0, 0]
-    >>> bool(np.allclose(loo, K @ without_first, rtol=1e-10))
-    True
-    >>> terms.influence.shape, round(float(terms.leverages.sum()), 2) < 4
-    ((4, 30), True)
-    """
-
-    alpha: float
-    basis: np.ndarray
-    influence: np.ndarray
-    leverages: np.ndarray
-    residuals: np.ndarray
-
-    @property
-    def n_samples(self) -> int:
-        """Rows of the fit."""
-        return self.influence.shape[1]
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the arrays."""
-        return sum(a.nbytes for a in (self.basis, self.influence, self.leverages, self.residuals))
-
-    def shifts(self, K):
-        """``k^T S k_j`` for every row ``k`` of ``K`` and every fitted row ``j``.
-
-        Parameters
-        ----------
-        K : ndarray of shape (n_rows, n_columns)
-            Rows of the design matrix, made as those of the fit.
-
-        Returns
-        -------
-        ndarray of shape (n_rows, n_samples)
-            The leave-one-out prediction of the model without row ``j`` at
-            row ``i`` is the prediction of the fit minus ``shifts[i, j] *
-            residuals[j]``.
-        """
-        return (K @ self.basis) @ self.influence
-
-
-# Leverage past which a leave-one-out model is taken as undetermined (the row is interpolated).
-_LEVERAGE_LIMIT = 1.0 - 1e-12
-
-
-def ridge_loo_terms(K, residuals, alpha):
-    """The leave-one-out terms of a ridge fit with the design matrix ``K`` in memory.
-
-    Parameters
-    ----------
-    K : ndarray of shape (n_samples, n_columns)
-        Design matrix.
-    residuals : ndarray of shape (n_samples,) or (n_samples, n_outputs)
-        ``Y - K Gamma``, the residuals of the ridge fit ``Gamma`` at ``alpha``
-        (shrunk toward zero or toward a prior held fixed).
-    alpha : float
-        Its penalty, ``>= 0``.
-
-    Returns
-    -------
-    LeaveOneOutTerms
-
-    Raises
-    ------
-    ValueError
-        If a leverage reaches 1 (``alpha=0`` with at least as many unknowns as
-        rows): the model without that row is not determined by the others.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> K = np.random.default_rng(0).normal(size=(3, 5))
-    >>> ridge_loo_terms(K, np.zeros(3), 0.0)
-    Traceback (most recent call last):
-    ...
-    ValueError: The leave-one-out model without row 0 is undetermined: its leverage is 1 ...
-    """
-    K = check_matrix(K, "K", column_label="columns")
-    residuals = check_matrix(residuals, "residuals", allow_1d=True, column_label="outputs")
-    if residuals.shape[0] != K.shape[0]:
-        raise ValueError(
-            "K and residuals must have the same number of rows; "
-            f"got {K.shape[0]} and {residuals.shape[0]}."
-        )
-    alpha = check_real(alpha, "alpha", low=0.0)
-    return _loo_terms(lambda start, stop: K[start:stop], K.shape[0], K.shape[1], residuals, alpha)
-
-
-def leave_one_out_terms(antecedents, X, residuals, alpha, *, order=1, n_jobs=None):
-    """The leave-one-out terms of the consequents of fixed antecedents fitted by ridge.
-
-    What the jackknife+ intervals of :class:`~randomts.RandomTSRegressor`
-    read: :func:`ridge_loo_terms` of the design matrix of ``antecedents`` on
-    ``X``, formed a block of rows at a time (twice: for ``K^T K``, by
-    ``n_jobs`` threads, and for ``P = K V``), never whole; with more unknowns
-    than rows, from the eigendecomposition of ``K K^T``. The cost is about
-    one fit with ``alpha="auto"``; the memory, ``8 rank n_samples`` bytes for
-    ``LeaveOneOutTerms.influence``, ``rank <= min(n_columns, n_samples)``.
-
-    Parameters
-    ----------
-    antecedents : RuleBase
-        Fixed antecedents.
-    X : array-like of shape (n_samples, n_features)
-        The inputs of the fit.
-    residuals : array-like of shape (n_samples,) or (n_samples, n_outputs)
-        The residuals of the fitted consequents on ``X``.
-    alpha : float
-        The ridge penalty of the fit (e.g. the one ``alpha="auto"`` chose).
-    order : {0, 1}, default=1
-        Consequent order.
-    n_jobs : int, optional
-        Threads forming ``K^T K``; the result does not depend on it.
-
-    Returns
-    -------
-    LeaveOneOutTerms
-
-    Raises
-    ------
-    ValueError
-        If a leverage reaches 1 (see :func:`ridge_loo_terms`).
-    MemoryError
-        If ``LeaveOneOutTerms.influence`` cannot be allocated.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from randomts import RuleBase
-    >>> from randomts.fitting.consequents import fit_consequents
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-2, 2, size=(200, 2)); y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=200)
-    >>> antecedents = RuleBase.random(n_features=2, n_rules=10, random_state=0)
-    >>> fitted = fit_consequents(antecedents, X, y, alpha="auto")
-    >>> terms = leave_one_out_terms(antecedents, X, y - fitted.predict(X)[:, 0],
-    ...                             fitted.metadata["alpha"])
-    >>> selection = leave_one_out_alpha(antecedents, X, y)
-    >>> bool(np.isclose(np.mean(terms.residuals**2), selection.errors.min(), rtol=1e-6))
-    True
-    """
-    check_rule_base(antecedents)
-    order = check_int_option(order, "order", (0, 1))
-    X = check_matrix(X, "X", n_columns=antecedents.n_features, owner="this rule base")
-    residuals = check_matrix(residuals, "residuals", allow_1d=True, column_label="outputs")
-    if residuals.shape[0] != X.shape[0]:
-        raise ValueError(
-            "X and residuals must have the same number of samples; "
-            f"got {X.shape[0]} and {residuals.shape[0]}."
-        )
-    alpha = check_real(alpha, "alpha", low=0.0)
-    n_columns = antecedents.n_rules * (antecedents.n_features + 1 if order == 1 else 1)
-    return _loo_terms(
-        lambda start, stop: design_of(antecedents, X[start:stop], order),
-        X.shape[0],
-        n_columns,
-        residuals,
-        alpha,
-        fill=design_rows_writer(
-            X,
-            residuals,
-            antecedents.centers,
-            antecedents.sigmas,
-            normalize=antecedents.normalize,
-            order=order,
-        ),
-        n_jobs=n_jobs,
-    )
-
-
-def _loo_terms(rows, n_samples, n_columns, residuals, alpha, *, fill=None, n_jobs=None):
-    """:class:`LeaveOneOutTerms` of a design matrix given by blocks ``rows(start, stop)``."""
-    n_outputs = residuals.shape[1]
-    if n_columns <= n_samples:
-        accumulator = LeastSquaresAccumulator(n_columns, n_outputs, solver="cholesky")
-        if fill is None:
-
-            def fill(start, stop, out):
-                out[:, :n_columns] = rows(start, stop)
-                out[:, n_columns:] = residuals[start:stop]
-
-        accumulator.update_rows(fill, n_samples, n_jobs=n_jobs)
-        eigenvalues, V, above = gram_eigh(accumulator.factor, n_columns, n_samples=n_samples)
-        eigenvalues, V = eigenvalues[above], V[:, above]
-        influence = _empty_influence(eigenvalues.size, n_samples, n_columns)
-        step = max(1, _BLOCK_ELEMENTS // max(n_columns, 1))
-        for start in range(0, n_samples, step):
-            stop = min(start + step, n_samples)
-            influence[:, start:stop] = (rows(start, stop) @ V).T
-    else:  # the row space: K K^T = U diag(l) U^T, V = K^T U / sqrt(l), P = U sqrt(l)
-        check_factor_memory(n_columns, n_outputs, n_rows=n_samples, row_space=True)
-        K = rows(0, n_samples)
-        eigenvalues, U = scipy.linalg.eigh(K @ K.T, check_finite=False, driver="evd")
-        eigenvalues = np.maximum(eigenvalues, 0.0)
-        keep = eigenvalues > max(n_samples, n_columns) * np.finfo(float).eps * eigenvalues[-1]
-        eigenvalues, U = eigenvalues[keep], U[:, keep]
-        root = np.sqrt(eigenvalues)
-        V = (K.T @ U) / root
-        influence = np.ascontiguousarray((U * root).T)
-    inverse = 1.0 / (eigenvalues + alpha)
-    leverages = inverse @ (influence * influence)
-    influence *= inverse[:, None]
-    worst = int(np.argmax(leverages)) if leverages.size else 0
-    if leverages.size and not leverages[worst] < _LEVERAGE_LIMIT:
-        raise ValueError(
-            f"The leave-one-out model without row {worst} is undetermined: its leverage is 1 "
-            f"to {1 - leverages[worst]:.2g} (alpha={alpha!r} with {n_columns} unknowns and "
-            f"{n_samples} rows fits that row exactly whatever its target). Use a penalty "
-            "alpha > 0 (or alpha='auto'), or fewer unknowns than rows."
-        )
-    return LeaveOneOutTerms(
-        float(alpha), V, influence, leverages, residuals / (1.0 - leverages)[:, None]
-    )
-
-
-def _empty_influence(rank, n_samples, n_columns):
-    """The ``(rank, n_samples)`` array of ``LeaveOneOutTerms.influence``, or a clear error."""
-    try:
-        return np.empty((rank, n_samples))
-    except MemoryError:
-        raise MemoryError(
-            f"The leave-one-out terms of {n_samples} rows and {n_columns} unknowns need "
-            f"{8 * rank * n_samples / 2**30:.3g} GiB ({rank} x {n_samples} numbers), more than "
-            "can be allocated. Fit on part of the rows and calibrate on the rest "
-            "(split conformal: conformalize(X_calibration, y_calibration)), which keeps one "
-            "number per calibration row and output."
-        ) from None

@@ -1,4 +1,4 @@
-"""The text of a rule base: readable rules for people, and the lossless TXT format.
+"""The text of a rule base for people: readable rules, tables and the notebook's HTML.
 
 **Readable rules** (:func:`describe_rules`, :meth:`RuleBase.to_text`,
 ``str(rule_base)``), numbers to 4 significant digits by default::
@@ -12,53 +12,24 @@
 Each consequent is written where its rule lives, as the rule's output at its
 own centre plus one slope per input (``centered=False`` writes the constant
 ``b`` at x = 0 instead); inputs can carry a linguistic label from the centre's
-place in the input's recorded range (``labels``); with data ``X`` the rules
-come in order of importance (:func:`randomts.importance.rule_importance`) and
-``top`` keeps the most important ones. A set that holds every value (width
+place in the input's recorded range (``labels``). Given what the rules do on
+data (:func:`randomts.analysis.on_data.rules_on_data`: their importance and,
+with targets, their agreement with the data), the rules come in order of
+importance, ``top`` keeps the most important ones and each equation says
+where it disagrees. A set that holds every value (width
 :data:`~randomts.core.membership.UNTESTED_WIDTH`, which a fit gives an input
 that was constant in training) tests nothing: its clause is left out of the
 rule and a header line names the input. :func:`format_table` gives the same
 numbers as a table in any `tabulate <https://pypi.org/project/tabulate/>`_
 format, :func:`format_html` as the HTML table notebooks show.
 
-**The TXT format** (:func:`format_rules`, :func:`randomts.io.text_format.parse_rules`, files ``.txt``),
-the machine form, line by line::
-
-    # Takagi-Sugeno rule base: 2 rules, inputs (x1, x2), outputs (y)
-    # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
-    # input ranges: x1 in [0.0, 1.0], x2 in [-1.0, 1.0]
-    # output ranges: y in [-0.5, 0.5]
-    R1: IF x1 is G(0.42, 0.13) AND x2 is G(-0.8, 0.3) THEN y = 0.12 + 1.3*x1 - 0.4*x2
-    R2: ...
-
-- ``G(c, s)`` is the Gaussian set with centre ``c`` and standard deviation
-  ``s`` in the data's own units.
-- A consequent is written in full: the constant first, then one
-  ``coefficient*name`` term per input, joined by ``+`` or ``-`` with a space on each side.
-- With several outputs the ``THEN`` is followed by one indented line per
-  output: ``    y1 = ...``.
-- The ``ranges`` lines, present when the rule base records them
-  (:attr:`RuleBase.input_range`, :attr:`RuleBase.output_range`), give each
-  variable's ``[low, high]``.
-- ``precision=None`` writes every number with ``repr`` (shortest text that
-  reads back to the same float: lossless); an integer ``p`` writes ``p``
-  significant digits.
-- A name that is not a plain token (it has spaces, quotes, ``*``, ``,``, ``=``
-  or starts with a sign or digit) is written as a JSON string in double
-  quotes.
-
-:func:`randomts.io.text_format.parse_rules` reads this text back (both ``#`` header lines are
-required; the ranges lines are optional; other ``#`` lines and blank lines
-are ignored; rules start at the beginning of a line and equations on their own
-lines are indented; an input missing from an equation has coefficient 0).
-Text written with ``precision=None`` reads back to the same arrays and
-ranges, bit for bit.
+The machine form of a rule base, lossless and read back, is the TXT format
+of :mod:`randomts.io.text_format`.
 """
 
 from __future__ import annotations
 
 import html
-import re
 
 import numpy as np
 
@@ -68,17 +39,13 @@ from randomts.text.tables import render_table
 
 __all__ = [
     "agreement_problems",
-    "format_rule",
-    "format_rules",
+    "ranking",
     "describe_rules",
     "format_table",
     "format_html",
     "linguistic_labels",
     "LABELS",
     "HEADER",
-    "RANGES_LINE",
-    "MODE_LINE",
-    "NOT_SHOWN_LINE",
     "WEIGHTED_SUM_NOTE",
 ]
 
@@ -93,107 +60,13 @@ LABELS = {
 }
 _BELOW, _ABOVE = "below range", "above range"
 
-#: First words of the TXT format's header line.
+#: First words of the header line of a rule base's text (readable, and the TXT format's).
 HEADER = "# Takagi-Sugeno rule base:"
-#: A ``# input ranges:`` or ``# output ranges:`` line.
-RANGES_LINE = re.compile(r"^#\s*(input|output) ranges:")
-#: The header line that names the mode.
-MODE_LINE = re.compile(r"output = (weighted sum|weighted average)\s*$")
 #: What readable text says of a weighted sum, whose THEN parts are terms of a sum, not outputs.
 WEIGHTED_SUM_NOTE = (
     "# weighted sum: a THEN part is its rule's term of the sum over the rules, "
     "not the model's output where the rule fires"
 )
-#: The line that says rules were left out.
-NOT_SHOWN_LINE = re.compile(r"^#\s*\.\.\.\s*\d+ more rules not shown")
-
-
-def _equation(constant, slopes, input_names, precision):
-    text = format_number(constant, precision)
-    for slope, name in zip(slopes, input_names, strict=True):
-        if slope == 0:
-            continue
-        sign = "-" if slope < 0 else "+"
-        text += f" {sign} {format_number(abs(slope), precision)}*{format_name(name)}"
-    return text
-
-
-def format_rule(rule_base, index, precision=None) -> str:
-    """One rule as the line ``R<k>: IF <antecedent> THEN <consequent>`` (``k`` counts from 1).
-
-    Examples
-    --------
-    >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.5, -1.0]], sigmas=[[0.25, 2.0]],
-    ...               coef=[[[1.5, -2.0]]], intercept=[[0.1]])
-    >>> print(format_rule(rb, 0))
-    R1: IF x1 is G(0.5, 0.25) AND x2 is G(-1.0, 2.0) THEN y = 0.1 + 1.5*x1 - 2.0*x2
-    """
-    rule = rule_base[index]
-    antecedent = " AND ".join(
-        f"{format_name(name)} is G({format_number(c, precision)}, {format_number(s, precision)})"
-        for name, c, s in zip(rule_base.input_names, rule.center, rule.sigma, strict=True)
-    )
-    equations = [
-        f"{format_name(out)} = {_equation(b, a, rule_base.input_names, precision)}"
-        for out, a, b in zip(rule_base.output_names, rule.coef, rule.intercept, strict=True)
-    ]
-    head = f"R{rule.index + 1}: IF {antecedent} THEN"
-    if len(equations) == 1:
-        return f"{head} {equations[0]}"
-    return "\n".join([head] + [f"    {eq}" for eq in equations])
-
-
-def format_rules(rule_base, precision=None, *, max_rules=None) -> str:
-    """The TXT format: all rules after a ``#`` header naming the variables, the mode and the ranges.
-
-    This is the machine form (:func:`randomts.io.text_format.parse_rules` reads it back); people read
-    :func:`describe_rules`.
-
-    Parameters
-    ----------
-    rule_base : RuleBase
-        The rules.
-    precision : int, optional
-        Significant digits; None (default) writes lossless ``repr`` numbers.
-    max_rules : int, optional
-        Write only the first ``max_rules`` rules and say how many were left out.
-
-    Examples
-    --------
-    >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.0], [1.0]], sigmas=[[1.0], [0.5]], intercept=[[2.0], [-1.0]])
-    >>> print(format_rules(rb))
-    # Takagi-Sugeno rule base: 2 rules, inputs (x1), outputs (y)
-    # G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = weighted sum
-    R1: IF x1 is G(0.0, 1.0) THEN y = 2.0
-    R2: IF x1 is G(1.0, 0.5) THEN y = -1.0
-    """
-    mode = "weighted average" if rule_base.normalize else "weighted sum"
-    inputs = ", ".join(format_name(n) for n in rule_base.input_names)
-    outputs = ", ".join(format_name(n) for n in rule_base.output_names)
-    lines = [
-        f"{HEADER} {rule_base.n_rules} rules, inputs ({inputs}), outputs ({outputs})",
-        f"# G(c, s) = exp(-(x - c)^2 / (2 s^2)); AND = product; output = {mode}",
-    ]
-    for kind, names, ranges in (
-        ("input", rule_base.input_names, rule_base.input_range),
-        ("output", rule_base.output_names, rule_base.output_range),
-    ):
-        if ranges is not None:
-            lines.append(
-                f"# {kind} ranges: "
-                + ", ".join(
-                    f"{format_name(name)} in [{format_number(low, precision)}, "
-                    f"{format_number(high, precision)}]"
-                    for name, (low, high) in zip(names, ranges, strict=True)
-                )
-            )
-    shown = rule_base.n_rules if max_rules is None else min(int(max_rules), rule_base.n_rules)
-    lines += [format_rule(rule_base, i, precision) for i in range(shown)]
-    if shown < rule_base.n_rules:
-        lines.append(f"# ... {rule_base.n_rules - shown} more rules not shown")
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------ readable rules
@@ -201,7 +74,7 @@ def linguistic_labels(rule_base, n_labels=3, *, X=None):
     """A label for the centre of every rule on every input, from its place in the input's range.
 
     The range of input ``k`` (:attr:`RuleBase.input_range`, else the range of
-    ``X``) is cut into ``n_labels`` equal parts named by :data:`randomts.text.rules.LABELS`
+    ``X``) is cut into ``n_labels`` equal parts named by :data:`LABELS`
     (``low``, ``medium``, ``high`` for 3); a centre outside the range is
     ``"below range"`` or ``"above range"``; an input whose range is one point
     gets the middle label (the upper middle for an even count).
@@ -352,10 +225,9 @@ def _readable_antecedents(rule_base, rule, precision, labels):
     return parts
 
 
-def _check_options(rule_base, precision, labels, X, top, centered):
+def _check_options(rule_base, precision, labels, on_data, top, centered):
     """Validated ``(precision, n_labels or None, order of the rules, importances or None)``."""
     from randomts._validation import check_int
-    from randomts.importance import rule_importance
 
     if not isinstance(centered, (bool, np.bool_)):
         raise TypeError(f"The 'centered' parameter must be a bool; got {centered!r}.")
@@ -367,22 +239,31 @@ def _check_options(rule_base, precision, labels, X, top, centered):
         n_labels = 3
     else:
         n_labels = labels
-    order, importance = np.arange(rule_base.n_rules), None
-    if X is not None:
-        importance = rule_importance(rule_base, X)
-        order = np.argsort(-importance, kind="stable")
-    if top is not None:
-        if X is None:
+    return precision, n_labels, *ranking(rule_base.n_rules, on_data, top)
+
+
+def ranking(n_rules, on_data, top):
+    """``(order of the rules, importances or None)``: most important first on data, cut at ``top``.
+
+    Without data (``on_data`` None) the rules keep their order and ``top``
+    is refused.
+
+    Examples
+    --------
+    >>> ranking(3, None, None)
+    (array([0, 1, 2]), None)
+    """
+    if on_data is None:
+        if top is not None:
             raise ValueError(
                 "The 'top' parameter needs the data X to rank the rules by importance; "
                 f"got top={top!r} and X=None."
             )
-        top = check_int(top, "top", low=1)
-        order = order[:top]
-    return precision, n_labels, order, importance
+        return np.arange(n_rules), None
+    return on_data.order(top), on_data.importance
 
 
-def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None, y=None, top=None):
+def describe_rules(rule_base, precision=4, *, labels=None, centered=True, on_data=None, top=None):
     """The rules in words, for people: centres and spreads, equations where the rules live.
 
     Parameters
@@ -399,22 +280,23 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
         Write each consequent as the rule's output at its own centre plus
         ``slope·(x - c)`` terms; False writes the constant ``b`` at x = 0 and
         ``slope·x`` terms.
-    X : array-like of shape (n_samples, n_features), optional
-        Data: the rules are listed by importance on ``X``
-        (:func:`randomts.importance.rule_importance`, shown as a percentage
-        after the rule's number), most important first.
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
-        With ``X``, the targets: each equation is followed by
-        ``# at c: model m, data d (se e)``, the model's prediction at the
-        rule's centre and the data's value there with its standard error, and
-        ``!`` with what disagrees when the rule's ``THEN`` part lies more
-        than :data:`randomts.agreement.TOLERANCE` standard deviations of
+    on_data : RulesOnData, optional
+        What the rules do on data ``X``
+        (:func:`randomts.analysis.on_data.rules_on_data`): the rules are
+        listed by importance on ``X`` (shown as a percentage after the
+        rule's number), most important first; with targets ``y``, each
+        equation is followed by ``# at c: model m, data d (se e)``, the
+        model's prediction at the rule's centre and the data's value there
+        with its standard error, and ``!`` with what disagrees when the
+        rule's ``THEN`` part lies more than
+        :data:`randomts.analysis.agreement.TOLERANCE` standard deviations of
         ``y`` from the model, or from the data by more than that and more
-        than :data:`randomts.agreement.NOISE_FACTOR` standard errors, or a
-        width exceeds its input's range in ``X``
-        (:func:`randomts.agreement.rule_agreement`).
+        than :data:`randomts.analysis.agreement.NOISE_FACTOR` standard
+        errors, or a width exceeds its input's range in ``X``.
+        :meth:`RuleBase.to_text(X=..., y=...) <randomts.RuleBase.to_text>`
+        passes it.
     top : int, optional
-        With ``X``: list only the ``top`` most important rules.
+        With ``on_data``: list only the ``top`` most important rules.
 
     Returns
     -------
@@ -435,15 +317,18 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     R2: IF speed is about 250 (±50) THEN y = 1
     >>> print(describe_rules(rb, labels=True, centered=False).splitlines()[-2])
     R1: IF speed is high (about 375 ±44) THEN y = -2.65 + 0.022·speed
-    >>> for line in describe_rules(rb, X=[[375.0], [250.0]], top=1).splitlines()[4:]:
+    >>> from randomts.analysis.on_data import rules_on_data
+    >>> on_data = rules_on_data(rb, [[375.0], [250.0]])
+    >>> for line in describe_rules(rb, on_data=on_data, top=1).splitlines()[4:]:
     ...     print(line)
     # most important first: R<k> (p%) holds p% of the absolute contributions on 2 samples
     R1 (84.4%): IF speed is about 375 (±44) THEN y = 5.6 + 0.022·(speed - 375)
     # ... 1 less important rules not shown (15.6% of the absolute contributions)
     """
     precision, n_labels, order, importance = _check_options(
-        rule_base, precision, labels, X, top, centered
+        rule_base, precision, labels, on_data, top, centered
     )
+    X = None if on_data is None else on_data.X
     names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
     mode = "weighted average" if rule_base.normalize else "weighted sum"
     inputs = ", ".join(format_name(n) for n in rule_base.input_names)
@@ -462,20 +347,16 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, X=None
     if importance is not None:
         lines.append(
             "# most important first: R<k> (p%) holds p% of the absolute contributions "
-            f"on {np.shape(X)[0]} samples"
+            f"on {on_data.n_samples} samples"
         )
-    checked = None
-    if y is not None:
-        if X is None:
-            raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
-        from randomts.agreement import NOISE_FACTOR, TOLERANCE, rule_agreement
-
-        checked = rule_agreement(rule_base, X, y)
+    checked = None if on_data is None else on_data.agreement
+    if checked is not None:
         lines.append(
             "# at c: the model's prediction and the data's mean (its standard error) at the "
-            f"rule's centre; ! a THEN part more than {format_number(TOLERANCE)} sd of y from "
-            f"the model, or from the data beyond that and {format_number(NOISE_FACTOR, 4)} "
-            "standard errors, or a width beyond the data's range"
+            f"rule's centre; ! a THEN part more than {format_number(checked.tolerance)} sd of y "
+            "from the model, or from the data beyond that and "
+            f"{format_number(checked.noise_factor, 4)} standard errors, or a width beyond the "
+            "data's range"
         )
     for i in order:
         rule = rule_base[int(i)]
@@ -515,7 +396,7 @@ def _sd(distance):
 
 
 def agreement_problems(input_names, checked, i, m):
-    """What disagrees for rule ``i`` and output ``m`` of a :class:`~randomts.agreement.RuleAgreement`.
+    """What disagrees for rule ``i`` and output ``m`` of a :class:`~randomts.analysis.agreement.RuleAgreement`.
 
     The distances found off the model or the data, the inputs too wide (with
     ``m == 0``) and, for a rule that fires on no row, that it does not.
@@ -524,7 +405,7 @@ def agreement_problems(input_names, checked, i, m):
     --------
     >>> import numpy as np
     >>> from randomts import RuleBase
-    >>> from randomts.agreement import rule_agreement
+    >>> from randomts.analysis.agreement import rule_agreement
     >>> X = np.linspace(-1, 1, 41)[:, None]
     >>> rb = RuleBase(centers=[[0.0]], sigmas=[[5.0]], intercept=[[3.0]])
     >>> agreement_problems(rb.input_names, rule_agreement(rb, X, X[:, 0]), 0, 0)
@@ -562,11 +443,11 @@ def _agreement_note(rule_base, checked, i, m, precision):
 
 
 def format_table(
-    rule_base, fmt="plain", precision=4, *, centered=True, labels=None, X=None, y=None, top=None
+    rule_base, fmt="plain", precision=4, *, centered=True, labels=None, on_data=None, top=None
 ) -> str:
     """The rule base as a table: one row per rule, one column per number.
 
-    Columns: ``rule``; with ``X``, ``importance`` (the rule's share of the
+    Columns: ``rule``; with data, ``importance`` (the rule's share of the
     absolute contributions on ``X``); for each input ``x``, ``x: c``
     (centre), ``x: s`` (standard deviation; ``any`` for a set that holds every value) and,
     with ``labels``, ``x: label``;
@@ -583,14 +464,13 @@ def format_table(
         ``"latex"``, ``"html"``, ...
     precision : int or None, default=4
         Significant digits; None writes lossless ``repr`` numbers.
-    centered, labels, X, top
-        As in :func:`describe_rules`.
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
-        With ``X``, the targets: for each output ``y``, the columns
-        ``y: model at c``, ``y: data at c`` and ``y: data se`` (the model's
-        prediction and the data's value at the rule's centre, and that
-        value's standard error), and a last column ``check``: what
-        disagrees, as :func:`describe_rules` writes it after ``!``.
+    centered, labels, on_data, top
+        As in :func:`describe_rules`. With targets in ``on_data``: for each
+        output ``y``, the columns ``y: model at c``, ``y: data at c`` and
+        ``y: data se`` (the model's prediction and the data's value at the
+        rule's centre, and that value's standard error), and a last column
+        ``check``: what disagrees, as :func:`describe_rules` writes it after
+        ``!``.
 
     Examples
     --------
@@ -602,14 +482,16 @@ def format_table(
     |--------|---------|---------|-----------|---------|
     | R1     |     0.5 |    0.25 |      0.85 |     1.5 |
     | R2     |      -1 |       2 |         3 |       0 |
-    >>> print(format_table(rb, centered=False, X=[[0.5]]))
+    >>> from randomts.analysis.on_data import rules_on_data
+    >>> print(format_table(rb, centered=False, on_data=rules_on_data(rb, [[0.5]])))
     rule      importance    x1: c    x1: s    y: const    y: x1
     R2            0.7271       -1        2           3        0
     R1            0.2729      0.5     0.25         0.1      1.5
     """
     precision, n_labels, order, importance = _check_options(
-        rule_base, precision, labels, X, top, centered
+        rule_base, precision, labels, on_data, top, centered
     )
+    X = None if on_data is None else on_data.X
     label_names = None if n_labels is None else linguistic_labels(rule_base, n_labels, X=X)
     names = [format_name(n) for n in rule_base.input_names]
     headers = ["rule"] + (["importance"] if importance is not None else [])
@@ -618,13 +500,8 @@ def format_table(
     constant = "at c" if centered else "const"
     for out in rule_base.output_names:
         headers += [f"{format_name(out)}: {constant}"] + [f"{format_name(out)}: {n}" for n in names]
-    checked = None
-    if y is not None:
-        if X is None:
-            raise ValueError("The 'y' parameter needs the data X it goes with; got X=None.")
-        from randomts.agreement import rule_agreement
-
-        checked = rule_agreement(rule_base, X, y)
+    checked = None if on_data is None else on_data.agreement
+    if checked is not None:
         for out in rule_base.output_names:
             headers += [
                 f"{format_name(out)}: model at c",

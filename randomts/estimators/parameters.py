@@ -1,9 +1,10 @@
-"""What the estimators check before they fit and predict, and what they warn about.
+"""The estimators' hyperparameters, and what a fit checks and warns about in the data.
 
-The hyperparameters of :class:`~randomts.RandomTSRegressor` (every message
-names the parameter, the value received and what is allowed), the memory a
-fit needs, the targets a weighted sum reproduces poorly, an underdetermined
-fit, and inputs where no rule fires.
+The hyperparameters of :class:`~randomts.RandomTSRegressor` and
+:class:`~randomts.RandomTSClassifier` (every message names the parameter,
+the value received and what is allowed), the memory a fit needs, the
+targets a weighted sum reproduces poorly, inputs that hold one value and an
+underdetermined fit.
 """
 
 from __future__ import annotations
@@ -22,48 +23,33 @@ from randomts._validation import (
     constant_columns,
 )
 from randomts.core.accumulators import check_factor_memory
-from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.core.solvers import SOLVERS
-from randomts.exceptions import (
-    ConstantInputWarning,
-    ExtrapolationWarning,
-    RandomTSWarning,
-    UnderdeterminedWarning,
-)
+from randomts.exceptions import ConstantInputWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.local_learning import LEARNING, check_local_weight
 from randomts.fitting.protocol import check_alpha
 
 __all__ = [
     "CENTERS",
-    "EXTRAPOLATION_FACTOR",
     "FAR_OFFSET",
     "INTERPOLATION_TOLERANCE",
     "INTERPRETABLE",
     "auto_alpha",
     "check_fit_memory",
     "check_hyperparameters",
-    "is_plain_valid_input",
     "n_unknowns",
     "output_names",
-    "warn_if_extrapolating",
     "warn_constant_inputs",
     "warn_if_far_offset",
     "warn_if_underdetermined",
-    "weakest_log_firing",
     "without_refinement",
 ]
 
 #: The ``centers`` a RandomTSRegressor accepts.
 CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
-#: ``predict`` warns about rows whose strongest rule fires below this fraction of the weakest
-#: strongest-rule firing seen on a training row.
-EXTRAPOLATION_FACTOR = 1e-3
 #: ``fit`` warns when a weighted sum with ``alpha="auto"`` is to reproduce targets whose mean
 #: exceeds this many standard deviations (the error of a constant's reproduction, times the
 #: mean, reaches a few thousandths of the spread there).
 FAR_OFFSET = 1e4
-# rows of training data whose firing is measured at once (bounds the work array)
-_FIRING_ROWS = 1 << 14
 
 
 #: The parameters of ``interpretable()``: rules on the data's clusters, averaged, each fitted
@@ -189,7 +175,7 @@ def check_fit_memory(model, n_samples, n_features, n_outputs):
     )
 
 
-def warn_if_far_offset(model, Y):
+def warn_if_far_offset(model, Y, *, stacklevel=3):
     """Warn when a weighted sum is to reproduce targets whose mean dwarfs their spread.
 
     Examples
@@ -217,7 +203,7 @@ def warn_if_far_offset(model, Y):
             "may show in the predictions. Subtract a constant from y before fitting (and "
             "add it to the predictions), or use normalize=True (weighted average).",
             RandomTSWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
@@ -226,7 +212,7 @@ def warn_if_far_offset(model, Y):
 INTERPOLATION_TOLERANCE = 1e-6
 
 
-def warn_if_underdetermined(model, rule_base, U, Y):
+def warn_if_underdetermined(model, rule_base, U, Y, *, stacklevel=3):
     """Warn when the training rows leave the model's unknowns undetermined.
 
     With at least as many unknowns per output as rows, an
@@ -299,7 +285,8 @@ def warn_if_underdetermined(model, rule_base, U, Y):
             f"({n_features + 1}), so no penalty can tell the inputs' effects apart."
         )
     else:
-        residual = np.sqrt(np.mean((rule_base.predict(U).reshape(Y.shape) - Y) ** 2, axis=0))
+        predicted = rule_base.predict(U, check_input=False)
+        residual = np.sqrt(np.mean((predicted.reshape(Y.shape) - Y) ** 2, axis=0))
         spread = Y.std(axis=0)
         if not np.any((spread > 0) & (residual <= INTERPOLATION_TOLERANCE * spread)):
             return
@@ -312,7 +299,7 @@ def warn_if_underdetermined(model, rule_base, U, Y):
     warnings.warn(
         f"{fits}{why} {remedy}".rstrip(),
         UnderdeterminedWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
 
 
@@ -320,7 +307,7 @@ def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
     """Warn (:class:`~randomts.exceptions.ConstantInputWarning`) about the constant columns of ``X``.
 
     ``fit`` and the first ``partial_fit`` call it, where the model leaves
-    such inputs out (:func:`randomts.estimators.rules.untested_constant_inputs`).
+    such inputs out (:func:`randomts.estimators.antecedents.untested_constant_inputs`).
 
     Parameters
     ----------
@@ -375,163 +362,6 @@ def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
         )
     warnings.warn(message, ConstantInputWarning, stacklevel=stacklevel + 1)
     return constant
-
-
-def weakest_log_firing(antecedents, U):
-    """The least over the rows of ``U`` of the log firing of each row's strongest rule.
-
-    Examples
-    --------
-    >>> from randomts import RuleBase
-    >>> rb = RuleBase(centers=[[0.0], [2.0]], sigmas=[[1.0], [1.0]])
-    >>> weakest_log_firing(rb, [[0.0], [1.0], [3.0]])
-    -0.5
-    """
-    weakest = np.inf
-    for start in range(0, len(U), _FIRING_ROWS):
-        # one block of strengths alive at a time: reduced to each row's strongest at once
-        strongest = antecedents.log_firing_strengths(U[start : start + _FIRING_ROWS]).max(axis=1)
-        weakest = min(weakest, float(strongest.min()))
-    return weakest
-
-
-def warn_if_extrapolating(model, X, *, method="predict", margin=EXTRAPOLATION_MARGIN):
-    """Warn about rows beyond the training data, in about ``O(n_samples * n_features)``.
-
-    Two checks, each an :class:`~randomts.exceptions.ExtrapolationWarning`:
-
-    - rows with an input beyond its training range by more than ``margin``
-      of its span (:data:`~randomts.core.ranges.EXTRAPOLATION_MARGIN` for
-      ``predict``; 0 for the conformal ``predict_interval`` and
-      ``predict_set``, whose coverage holds only for rows like the training
-      rows); the message names ``method``, the inputs and how far out they are;
-    - rows outside the box of the training inputs where no rule fires: the
-      firing of their strongest rule is below ``1e-3`` times the weakest
-      such firing over the training rows.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import numpy as np
-    >>> from randomts import RandomTSRegressor
-    >>> X = np.random.default_rng(0).uniform(-1, 1, size=(100, 2))
-    >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn_if_extrapolating(model, np.array([[0.5, 0.5], [1.5, 0.0]]))
-    >>> print(caught[0].message)  # doctest: +ELLIPSIS
-    1 of 2 rows (50%) given to predict lie beyond the training range of an input ...: x1 ...
-    """
-    ranges = getattr(model, "_ranges", None)
-    if ranges is None:
-        return
-    n_features = X.shape[1]
-    low, high = ranges[0][:n_features], ranges[1][:n_features]
-    outside = np.flatnonzero(((X < low) | (X > high)).any(axis=1))
-    if outside.size == 0:
-        return
-    _warn_beyond_range(model, X, outside, low, high, method, margin)
-    weakest = getattr(model, "_weakest_log_firing", None)
-    if weakest is None:
-        return
-    threshold = weakest + np.log(EXTRAPOLATION_FACTOR)
-    strongest = model.rule_base_.log_firing_strengths(X[outside]).max(axis=1)
-    count = int(np.count_nonzero(strongest < threshold))
-    if count:
-        fate = (
-            "the weighted average follows the nearest rule's linear model however far away"
-            if model.rule_base_.normalize
-            else "the weighted sum decays to 0"
-        )
-        warnings.warn(
-            f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to {method} "
-            "lie where no rule fires: their strongest rule fires below "
-            f"{np.exp(threshold):.3g}, {EXTRAPOLATION_FACTOR:g} times the weakest firing of a "
-            f"training row's strongest rule ({np.exp(weakest):.3g}). Their predictions are "
-            f"extrapolations ({fate}).",
-            ExtrapolationWarning,
-            stacklevel=3,
-        )
-
-
-def _warn_beyond_range(model, X, outside, low, high, method, margin):
-    """The range part of :func:`warn_if_extrapolating`, on the rows ``outside`` the training box."""
-    rows = X[outside]
-    beyond = beyond_range(rows, low, high, margin)
-    flagged = beyond.any(axis=1)
-    if not flagged.any():
-        return
-    names = model.rule_base_.input_names
-    distance = span_distance(rows, low, high)
-    parts = []
-    for k in np.flatnonzero(beyond.any(axis=0)):
-        column = np.where(beyond[:, k], distance[:, k], 0.0)
-        worst = int(np.argmax(np.abs(column)))
-        side, end = ("above", high[k]) if column[worst] > 0 else ("below", low[k])
-        far = abs(column[worst])
-        if high[k] == low[k]:  # the distance is in the data's units
-            parts.append(
-                f"{names[k]} up to {far:.3g} {side} {end:.6g}, its one value in training "
-                f"(row {int(outside[worst])})"
-            )
-            continue
-        far = f"{100 * far:.3g}% of its span" if far < 1 else f"{far:.3g} times its span"
-        parts.append(
-            f"{names[k]} up to {far} {side} its training "
-            f"{'maximum' if side == 'above' else 'minimum'} {end:.6g} (row {int(outside[worst])})"
-        )
-    count = int(flagged.sum())
-    by = f" by more than {100 * margin:g}% of its span" if margin > 0 else ""
-    coverage = (
-        ""
-        if method == "predict"
-        else " Conformal coverage holds only for rows like the training (or calibration) rows: "
-        "there it may fall short."
-    )
-    warnings.warn(
-        f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to {method} lie "
-        f"beyond the training range of an input{by}, where the model extrapolates: "
-        + "; ".join(parts)
-        + "."
-        + coverage,
-        ExtrapolationWarning,
-        stacklevel=4,
-    )
-
-
-def is_plain_valid_input(model, X):
-    """True if ``validate_data(model, X, reset=False)`` would return ``X`` itself, unchanged.
-
-    That is a finite 2-D float64 ndarray of the fitted width, and no feature
-    names to compare. Skipping scikit-learn's validation then saves its fixed
-    cost (about 0.3 ms a call), a tenth of ``predict`` on 10^4 rows. Anything
-    else, including every input that should raise or warn, takes the full path.
-    Finiteness is tested through the sum, as scikit-learn does first: a finite
-    sum proves every entry finite; an infinite or NaN sum defers to the full check.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from randomts import RandomTSRegressor
-    >>> X = np.random.default_rng(0).uniform(-1, 1, size=(50, 2))
-    >>> model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, X[:, 0])
-    >>> is_plain_valid_input(model, X), is_plain_valid_input(model, X.tolist())
-    (True, False)
-    """
-    return (
-        type(X) is np.ndarray
-        and X.dtype == np.float64
-        and X.ndim == 2
-        and X.shape[0] > 0
-        and X.shape[1] == model.n_features_in_
-        and not hasattr(model, "feature_names_in_")
-        and _sum_is_finite(X)
-    )
-
-
-def _sum_is_finite(X):
-    with np.errstate(over="ignore", invalid="ignore"):
-        return bool(np.isfinite(X.sum()))
 
 
 def output_names(y):

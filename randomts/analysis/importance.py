@@ -19,12 +19,14 @@ there has importance 0.
 
 These functions import no model class: they use the model's
 ``n_rules``, ``n_features``, ``n_outputs``, ``contributions(X)`` and
-``subset(rules)`` (the analysis protocol, :mod:`randomts.explain`), so they
-work on a :class:`~randomts.RuleBase` and on any
-:class:`~randomts.FuzzySystem`. :func:`prune` keeps the ``k`` most important
-rules and, given targets, refits their consequents by least squares (a model
-with ``fit_consequents``, the RuleBase), so the pruned model is the best one
-on those antecedents.
+``subset(rules)`` (the analysis protocol,
+:class:`~randomts.analysis.protocol.RuleModel`), so they work on a
+:class:`~randomts.RuleBase`, on any :class:`~randomts.FuzzySystem` and, for the
+importance, on a fitted estimator's rules. :func:`prune` is the one pruning:
+it keeps the ``k`` most important rules and, given targets, refits their
+consequents by least squares (a model with ``fit_consequents``, the
+RuleBase), so the pruned model is the best one on those antecedents; the
+``prune`` methods of the models and of the estimators call it.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from randomts._validation import check_int, check_matrix
+from randomts.analysis.protocol import RuleModel, as_model
 
-__all__ = ["rule_importance", "rank_rules", "top_rules", "prune"]
+__all__ = ["rule_importance", "rank_rules", "prune"]
 
 _CHUNK_ROWS = 4096
 
@@ -43,8 +46,8 @@ def rule_importance(model, X) -> np.ndarray:
 
     Parameters
     ----------
-    model : RuleBase or FuzzySystem
-        Any model of the analysis protocol.
+    model : RuleModel or fitted estimator
+        Any model of the analysis protocol (:func:`~randomts.analysis.protocol.as_model`).
     X : array-like of shape (n_samples, n_features)
         The data on which importance is measured (e.g. the training inputs).
 
@@ -61,6 +64,7 @@ def rule_importance(model, X) -> np.ndarray:
     >>> rule_importance(rb, [[0.0], [1.0]])
     array([0.75, 0.25])
     """
+    model = as_model(model, "rule_importance")
     X = check_matrix(X, "X", n_columns=model.n_features, owner="the model")
     totals = np.zeros((model.n_rules, model.n_outputs))
     for start in range(0, X.shape[0], _CHUNK_ROWS):
@@ -83,48 +87,14 @@ def rank_rules(model, X) -> np.ndarray:
     return np.argsort(-rule_importance(model, X), kind="stable")
 
 
-def top_rules(model, k, X):
-    """The ``k`` most important rules on ``X``, in order of importance, consequents unchanged.
-
-    Parameters
-    ----------
-    model : RuleBase or FuzzySystem
-        Any model of the analysis protocol.
-    k : int
-        Number of rules to keep, ``1 <= k <= n_rules``.
-    X : array-like of shape (n_samples, n_features)
-        The data on which the rules are ranked.
-
-    Returns
-    -------
-    RuleBase or FuzzySystem
-        ``model.subset`` of the ``k`` rules, most important first.
-
-    Examples
-    --------
-    >>> from randomts import FuzzySystem, RuleBase
-    >>> rb = RuleBase(centers=[[0.0]] * 3, sigmas=[[1.0]] * 3, intercept=[[1.0], [3.0], [2.0]])
-    >>> top_rules(rb, 2, [[0.0]]).intercept
-    array([[3.],
-           [2.]])
-    >>> [rule.to_text() for rule in top_rules(FuzzySystem.from_rule_base(rb), 2, [[0.0]]).rules]
-    ['if x1 is r2 then y is r2', 'if x1 is r3 then y is r3']
-    """
-    k = check_int(k, "k", low=1)
-    if k > model.n_rules:
-        raise ValueError(
-            f"The 'k' parameter must be at most n_rules = {model.n_rules}. Got {k} instead."
-        )
-    return model.subset(rank_rules(model, X)[:k])
-
-
 def prune(model, k, X, Y=None, *, order=None, solver="lstsq", alpha=0.0):
     """Keep the ``k`` most important rules on ``X``; with targets ``Y``, refit their consequents.
 
     Parameters
     ----------
     model : RuleBase or FuzzySystem
-        Any model of the analysis protocol.
+        Any model of the analysis protocol (a fitted estimator has its own
+        ``prune``, which refits where its fit did and returns an estimator).
     k : int
         Number of rules to keep, ``1 <= k <= n_rules``.
     X : array-like of shape (n_samples, n_features)
@@ -132,7 +102,8 @@ def prune(model, k, X, Y=None, *, order=None, solver="lstsq", alpha=0.0):
     Y : array-like of shape (n_samples,) or (n_samples, n_outputs), optional
         Targets: refit the kept rules' consequents to ``(X, Y)`` (a model
         with ``fit_consequents``, the RuleBase). None keeps the consequents
-        (:func:`top_rules`), the only choice for a FuzzySystem.
+        (``model.subset`` of the ``k`` rules), the only choice for a
+        FuzzySystem.
     order : {0, 1}, optional
         Consequent order of the refit; defaults to ``model.order``.
     solver, alpha
@@ -160,8 +131,25 @@ def prune(model, k, X, Y=None, *, order=None, solver="lstsq", alpha=0.0):
     (10, True)
     >>> len(prune(FuzzySystem.from_rule_base(full), 10, X))
     10
+    >>> prune(full, 2, X).intercept.shape  # no targets: the consequents kept
+    (2, 1)
     """
-    kept = top_rules(model, k, X)
+    if not isinstance(model, RuleModel):
+        raise TypeError(
+            f"prune takes a RuleBase or a FuzzySystem; got {type(model).__name__}"
+            + (
+                " (a fitted estimator prunes itself: estimator.prune(k, X, y))"
+                if hasattr(model, "fit")
+                else ""
+            )
+            + "."
+        )
+    k = check_int(k, "k", low=1)
+    if k > model.n_rules:
+        raise ValueError(
+            f"The 'k' parameter must be at most n_rules = {model.n_rules}. Got {k} instead."
+        )
+    kept = model.subset(rank_rules(model, X)[:k])
     if Y is None:
         return kept
     if not hasattr(kept, "fit_consequents"):

@@ -1,58 +1,64 @@
-"""The rules an estimator draws, and refines, before it fits their consequents.
+"""The antecedents an estimator places before its consequents are fitted.
 
-:func:`standardise` gives the inputs as ``fit`` sees them, :func:`draw_rules`
-the antecedents of :meth:`RandomTSRegressor.draw_antecedents
-<randomts.RandomTSRegressor.draw_antecedents>` (random, or on k-means
-clusters), :func:`refine_rules` the antecedents after ``refine``
-iterations of variable projection and :func:`prune_rules` the most
-important rules of a fitted estimator, refitted.
+The antecedent step of the fit (:class:`Structure`): the rules drawn at
+random or placed on the k-means clusters of the inputs
+(:func:`draw_rules`), then, with ``refine > 0``, moved by variable
+projection (:func:`refine_rules`). A structure learner that also fits
+consequents (rules grown from the data, say) gives them with its
+antecedents, and says whether the fit keeps them.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from randomts.core.membership import UNTESTED_WIDTH
 from randomts.core.sampling import check_random_state, default_width_range
-from randomts.estimators.records import fit_scaling
-from randomts.fitting.leave_one_out import leave_one_out_alpha
-from randomts.fitting.refinement import kmeans_antecedents, refine_antecedents
+from randomts.fitting.consequents import consequent_fit
+from randomts.fitting.kmeans import kmeans_antecedents
+from randomts.fitting.refinement import refine_antecedents
 from randomts.fuzzy.rulebase import RuleBase
-from randomts.importance import prune
 
 __all__ = [
     "MIN_REFINE_SAMPLES",
+    "Structure",
     "draw_rules",
-    "prune_rules",
     "refine_rules",
-    "standardise",
     "untested_constant_inputs",
+    "without_untested_slopes",
 ]
 
 #: Fewest training rows that ``refine > 0`` accepts (a fifth of them held out).
 MIN_REFINE_SAMPLES = 5
 
 
-def standardise(X):
-    """``(U, (mean, scale))``: ``U = (X - mean) / scale`` per feature.
+@dataclass(frozen=True, eq=False)
+class Structure:
+    """What the antecedent step of a fit gives.
 
-    A column that holds one value in every row gets that value as its mean
-    and a scale of 1 (its ``U`` is 0), not the rounding error of its
-    standard deviation.
+    Attributes
+    ----------
+    rules : RuleBase
+        The antecedents, in the units of the inputs as the fit sees them.
+    consequents : ConsequentFit or None
+        Consequents that the step fitted with them (a structure learner
+        that fits each rule where it grows it), or None.
+    keep : bool
+        With ``consequents``: the fit keeps them instead of fitting the
+        consequents of ``rules`` again on every row.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> U, (mean, scale) = standardise(np.array([[1.0, 0.1], [3.0, 0.1]]))
-    >>> U.tolist(), mean.tolist(), scale.tolist()
-    ([[-1.0, 0.0], [1.0, 0.0]], [2.0, 0.1], [1.0, 1.0])
+    >>> from randomts import RuleBase
+    >>> Structure(RuleBase.random(n_features=1, n_rules=2, random_state=0)).keep
+    False
     """
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    constant = np.all(X == X[:1], axis=0)
-    mean[constant] = X[0, constant]
-    scale[constant | (scale == 0)] = 1.0
-    return (X - mean) / scale, (mean, scale)
+
+    rules: RuleBase
+    consequents: object = None
+    keep: bool = False
 
 
 def untested_constant_inputs(antecedents, U):
@@ -81,18 +87,48 @@ def untested_constant_inputs(antecedents, U):
     centers, sigmas = antecedents.centers.copy(), antecedents.sigmas.copy()
     centers[:, constant] = low[constant]
     sigmas[:, constant] = UNTESTED_WIDTH
-    return antecedents.replace(centers=centers, sigmas=sigmas)
+    return antecedents.replace(centers=centers, sigmas=sigmas, check_input=False)
 
 
-def draw_rules(model, U, n_outputs=1, output_names=None):
-    """The antecedents a RandomTSRegressor with valid parameters draws on the inputs ``U``.
+def without_untested_slopes(rule_base, low, high):
+    """``rule_base`` with no slope on an input whose training range ``[low, high]`` is one value.
+
+    Such an input is constant in the training rows, so its slopes are not
+    learned (with ``alpha="auto"`` they come from the prior, a linear fit that
+    splits the constant between them and the intercepts): each moves into its
+    rule's constant (``intercept += slope * value``), which leaves every
+    training prediction as it was and the predictions elsewhere independent
+    of the input.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0, 2.0]], sigmas=[[1.0, 1.0]], coef=[[[1.0, 3.0]]])
+    >>> flat = without_untested_slopes(rb, np.array([-1.0, 2.0]), np.array([1.0, 2.0]))
+    >>> flat.coef.tolist(), flat.intercept.tolist()
+    ([[[1.0, 0.0]]], [[6.0]])
+    """
+    constant = np.flatnonzero(low[: rule_base.n_features] == high[: rule_base.n_features])
+    if constant.size == 0 or not np.any(rule_base.coef[:, :, constant]):
+        return rule_base
+    coef = rule_base.coef.copy()
+    intercept = rule_base.intercept + coef[:, :, constant] @ low[constant]
+    coef[:, :, constant] = 0.0
+    return rule_base.replace(coef=coef, intercept=intercept, check_input=False)
+
+
+def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, check_input=True):
+    """The antecedents an estimator with valid parameters draws on the inputs ``U``.
 
     Random (:meth:`RuleBase.random <randomts.RuleBase.random>` with the
     estimator's ``centers``, ``center_scale``, ``center_bounds`` and
-    ``width_range``), or on the k-means clusters of ``U``
-    (:func:`~randomts.fitting.refinement.kmeans_antecedents`) with
+    ``width_range``; when that is None, the ``width_range`` given, by
+    default :func:`~randomts.core.sampling.default_width_range`), or on the k-means clusters of
+    ``U`` (:func:`~randomts.fitting.kmeans.kmeans_antecedents`) with
     ``centers="kmeans"``; zero consequents, input names
-    ``feature_names_in_`` when the estimator has them.
+    ``feature_names_in_`` when the estimator has them. With
+    ``check_input=False`` (``U`` a checked finite float64 matrix) the drawn
+    arrays are taken as they are.
 
     Examples
     --------
@@ -111,8 +147,9 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
     )
     if output_names is not None and len(output_names) != n_outputs:
         output_names = None
-    width_range = model.width_range
-    if width_range is None:
+    if model.width_range is not None:
+        width_range = model.width_range
+    elif width_range is None:
         width_range = default_width_range(n_features, normalize=model.normalize)
     if model.centers == "kmeans":  # not random: on the k-means clusters of U
         U = np.asarray(U, dtype=float)
@@ -124,7 +161,10 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
                 "sample(s) with distinct inputs. Use fewer rules or another 'centers'."
             )
         centers, sigmas = kmeans_antecedents(
-            U, model.n_rules, random_state=check_random_state(model.random_state)
+            U,
+            model.n_rules,
+            random_state=check_random_state(model.random_state),
+            check_input=check_input,
         )
         rules = RuleBase(
             centers,
@@ -133,6 +173,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
             normalize=model.normalize,
             input_names=input_names,
             output_names=output_names,
+            check_input=check_input,
         )
         return untested_constant_inputs(rules, U)
     rules = RuleBase.random(
@@ -148,6 +189,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None):
         output_names=output_names,
         data=U,
         random_state=check_random_state(model.random_state),
+        check_input=check_input,
     )
     return untested_constant_inputs(rules, U)
 
@@ -156,9 +198,10 @@ def refine_rules(model, antecedents, U, Y):
     """The antecedents refined by :func:`~randomts.fitting.refinement.refine_antecedents` on ``U``.
 
     ``model.refine`` iterations with the ridge ``model.alpha``, or with
-    ``alpha="auto"`` the penalty ``fit`` chooses for the starting antecedents
-    (:func:`~randomts.fitting.leave_one_out.leave_one_out_alpha`); the
-    metadata of ``antecedents`` are kept.
+    ``alpha="auto"`` the penalty the fit of the consequents chooses for the
+    starting antecedents
+    (:func:`~randomts.fitting.consequents.consequent_fit`); the metadata of
+    ``antecedents`` are kept. ``U`` and ``Y`` are checked float64 arrays.
 
     Examples
     --------
@@ -179,8 +222,15 @@ def refine_rules(model, antecedents, U, Y):
             f"refinement); got {U.shape[0]} sample(s). Use refine=0 or more rows."
         )
     if isinstance(model.alpha, str):  # the penalty fit would choose for the starting antecedents
-        selection = leave_one_out_alpha(antecedents, U, Y, order=model.order, n_jobs=model.n_jobs)
-        alpha = selection.alpha
+        alpha = consequent_fit(
+            antecedents,
+            U,
+            Y,
+            order=model.order,
+            alpha="auto",
+            n_jobs=model.n_jobs,
+            check_input=False,
+        ).alpha
     else:
         alpha = float(model.alpha)
     refined = refine_antecedents(
@@ -191,37 +241,8 @@ def refine_rules(model, antecedents, U, Y):
         order=model.order,
         alpha=alpha,
         random_state=check_random_state(model.random_state),
+        check_input=False,
     )
-    return untested_constant_inputs(refined.replace(metadata=antecedents.metadata), U)
-
-
-def prune_rules(model, k, X, Y):
-    """The ``k`` most important rules of a fitted estimator on ``X``, consequents refitted to ``Y``.
-
-    :func:`randomts.importance.prune` where ``fit`` fitted: on the
-    standardised inputs when the estimator standardises (then expressed back
-    in the data's units), with its ``order``, ``solver`` and the penalty
-    ``alpha_`` it used.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from randomts import RandomTSRegressor
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-2, 2, size=(300, 2)); Y = np.sin(X[:, :1]) * X[:, 1:]
-    >>> model = RandomTSRegressor(n_rules=30, random_state=0).fit(X, Y)
-    >>> pruned = prune_rules(model, 5, X, Y)
-    >>> pruned.n_rules, bool(np.mean((pruned.predict(X) - Y) ** 2) < 0.05)
-    (5, True)
-    """
-    rule_base = model.rule_base_
-    scaling = fit_scaling(rule_base.metadata, rule_base.n_features)
-    if scaling is not None:  # rank and refit where fit did: on standardised inputs
-        mean, scale = scaling
-        rule_base = rule_base.in_original_units(-mean / scale, 1.0 / scale)
-        X = (X - mean) / scale
-    alpha = getattr(model, "alpha_", model.alpha)  # the penalty chosen by fit, if it chose one
-    pruned = prune(rule_base, k, X, Y, order=model.order, solver=model.solver, alpha=alpha)
-    if scaling is not None:
-        pruned = pruned.in_original_units(*scaling)
-    return pruned
+    return untested_constant_inputs(
+        refined.replace(metadata=antecedents.metadata, check_input=False), U
+    )

@@ -21,57 +21,8 @@ A rule's **share** is its contribution over the total absolute contribution,
 listed rules and the share of the rest (:math:`\\sum_{\\text{rest}} |c_l| /
 \\sum_l |c_l|`) add up to 1 in absolute value.
 
-The analysis protocol
----------------------
-:func:`explain`, :mod:`randomts.importance` (importance, ranking, pruning),
-the rule texts and tables with data and the pictures of
-:mod:`randomts.plotting` import no model class: they ask the model for the
-following, which :class:`~randomts.RuleBase` and
-:class:`~randomts.FuzzySystem` both answer.
-
-``n_rules``, ``n_features``, ``n_outputs``
-    Sizes (int).
-``input_names``, ``output_names``
-    Variable names (tuples of str).
-``input_range``, ``output_range``
-    ``[low, high]`` of each variable, an ndarray of shape (n, 2), or None
-    when the model records none (a RuleBase not fitted to data). A
-    FuzzySystem gives its variables' ranges.
-``normalize``
-    True for a weighted average, False for a weighted sum; None for a
-    FuzzySystem whose outputs mix the two.
-``firing_strengths(X, normalize=...)``
-    Shape (n_samples, n_rules): each rule's degree (product of Gaussian
-    memberships; weight times antecedent in a FuzzySystem), raw
-    (``normalize=False``) or normalised to sum one per row (``True``). The
-    analysis passes ``normalize`` explicitly: a RuleBase's default is the
-    weights its output uses (normalised for a weighted average), a
-    FuzzySystem's the raw degrees, since its outputs can weigh the rules
-    differently (hedged conclusions, aggregation, rules that do not
-    conclude every output). The weight each rule has in each output is in
-    ``contributions``.
-``rule_outputs(X)``
-    Shape (n_samples, n_rules, n_outputs): what each rule concludes (NaN for
-    an output a FuzzySystem's rule does not conclude).
-``contributions(X)``
-    Shape (n_samples, n_rules, n_outputs): each rule's part of each output;
-    summed over the rules, the output of ``predict(X)`` (to rounding; for
-    the exceptions of a FuzzySystem, an output's ``default`` and
-    ``lock_range``, see its ``contributions``).
-``predict(X)``
-    Shape (n_samples, n_outputs).
-``subset(rules)``
-    The model made of the given rules (0-based indices), in that order.
-Rule labels and texts
-    Rule ``i`` (0-based) is ``R<i+1>`` in every table, text and picture;
-    ``to_text()`` writes it on the line ``R<i+1>: ...`` (a RuleBase's rule
-    alone: :func:`randomts.text.rules.format_rule`; a FuzzySystem's:
-    ``system.rules[i].to_text()``). ``to_text(X=X, top=k)`` and
-    ``table(X=X, top=k)`` list the rules most important first.
-
-Both classes have the methods ``explain(x, top)``, ``importance(X)``,
-``top_rules(k, X)`` and ``prune(k, X, ...)`` that call these functions on
-themselves.
+The model explained is any model of the analysis protocol
+(:class:`~randomts.analysis.protocol.RuleModel`).
 """
 
 from __future__ import annotations
