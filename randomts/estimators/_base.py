@@ -22,11 +22,13 @@ from randomts._validation import check_int, check_matrix, validate_numeric_data
 from randomts._version import __version__
 from randomts.analysis.importance import prune, rule_importance
 from randomts.core.ranges import EXTRAPOLATION_MARGIN
-from randomts.core.sampling import PAPER_CENTER_SCALE, default_width_range
+from randomts.core.regions import REGIONS_KEY
+from randomts.core.sampling import default_width_range
 from randomts.core.scaling import Standardisation
 from randomts.estimators.antecedents import (
     Structure,
     draw_rules,
+    grow_structure,
     refine_rules,
     without_untested_slopes,
 )
@@ -36,6 +38,7 @@ from randomts.estimators.parameters import (
     INTERPRETABLE,
     auto_alpha,
     check_hyperparameters,
+    resolved,
     warn_constant_inputs,
     warn_if_underdetermined,
 )
@@ -53,6 +56,9 @@ from randomts.estimators.saving import (
 )
 
 __all__ = ["with_defaults"]
+
+#: What grown rules keep in their metadata, which the fitted rule base keeps too.
+_GROWTH_KEYS = ("growth", REGIONS_KEY)
 
 
 def with_defaults(init, **defaults):
@@ -104,19 +110,23 @@ class _RandomTSEstimator(BaseEstimator):
     conformity scores (``_conformity``).
     """
 
+    #: The rules ``structure="random"`` draws when ``n_rules`` is None.
+    random_rules = 100
+
     def __init__(
         self,
-        n_rules=100,
+        n_rules=None,
         *,
+        structure="grown",
         order=1,
-        normalize=False,
+        normalize=None,
         solver="lstsq",
         alpha="auto",
-        learning="global",
+        learning=None,
         local_weight="auto",
         standardize=True,
-        centers="samples",
-        center_scale=PAPER_CENTER_SCALE,
+        centers=None,
+        center_scale=None,
         center_bounds=None,
         width_range=None,
         refine=0,
@@ -124,6 +134,7 @@ class _RandomTSEstimator(BaseEstimator):
         n_jobs=None,
     ):
         self.n_rules = n_rules
+        self.structure = structure
         self.order = order
         self.normalize = normalize
         self.solver = solver
@@ -140,47 +151,44 @@ class _RandomTSEstimator(BaseEstimator):
         self.n_jobs = n_jobs
 
     @classmethod
-    def interpretable(cls, n_rules=10, **params):
-        """Few rules that say what the model does where they live: the setting to read.
+    def interpretable(cls, n_rules=None, **params):
+        """Rules that say what the model does where they live: the setting to read.
 
-        Every rule sits on the data and describes it there:
+        The rules are grown where the data need them
+        (``structure="grown"``, :func:`randomts.fitting.growth.grow_rules`):
+        each lives in a box of the inputs made by the cuts of its growth,
+        sits on the mean of the rows there, is no wider than a fraction of
+        that box (never wider than its input's range), and its line is the
+        weighted least-squares fit of the data under it
+        (``learning="local"``); the weighted average (``normalize=True``)
+        makes the model, at a rule's centre, mostly that rule, and beyond
+        the outermost rules it follows the nearest rule's line. The width
+        of the rules is chosen among a few fractions of their boxes, only
+        where every rule, at its own centre, lies within 0.1 standard
+        deviations of ``y`` from the model.
 
-        - centres on the k-means clusters of the standardised inputs, widths
-          from each cluster's spread and never wider than the input's range
-          (``centers="kmeans"``);
-        - the weighted average (``normalize=True``): at a rule's centre the
-          model is mostly that rule, and beyond the outermost rules the
-          output follows the nearest rule's line instead of decaying to 0;
-        - combined learning of the consequents (``learning="combined"``): the
-          model's error plus ``local_weight`` times each rule's error on the
-          data under it, with the weight and the ridge chosen by 5-fold
-          cross-validation, so that a rule's line is also a fit of its own
-          data;
-        - few rules (10 by default).
-
-        Measured on thirteen real data sets (``benchmarks/bench_honest_rules.py``,
-        results in ``benchmarks/RESULTS.md``), over the ten rules with the
-        largest share of the output, a rule's line at its own centre is in
-        median a few hundredths of a standard deviation of ``y`` from the
-        model's prediction there. The test error is within 1 % of the
-        defaults' or better on seven of those sets, and behind them where the
-        target needs many rules: 1.08 times the defaults' in geometric mean
-        (see :doc:`/user_guide/honest_rules`). For a classifier, the same
-        setting for the class scores.
+        The defaults are these rules too: this setting names them, and
+        keeps them whatever the defaults become. Measured on the real data
+        sets of ``benchmarks/bench_honest_rules.py`` (results in
+        ``benchmarks/RESULTS.md``), over the ten rules with the largest
+        share of the output, a rule's line at its own centre is within a few
+        hundredths of a standard deviation of ``y`` of the model's
+        prediction there (see :doc:`/user_guide/honest_rules`). For a
+        classifier, the same rules for the class scores.
 
         Parameters
         ----------
-        n_rules : int, default=10
-            Number of rules.
+        n_rules : int, optional
+            The most rules grown (None: 40); the growth stops earlier where
+            the leave-one-out error says more rules do not pay.
         **params
-            Any other parameter of the estimator, also overriding these
-            (e.g. ``refine=50`` to move the centres and widths afterwards).
+            Any other parameter of the estimator, also overriding these.
 
         Returns
         -------
         estimator
-            Unfitted, with ``centers="kmeans"``, ``normalize=True``,
-            ``learning="combined"``, ``local_weight="auto"`` and ``alpha="auto"``.
+            Unfitted, with ``structure="grown"``, ``normalize=True`` and
+            ``learning="local"``.
 
         Examples
         --------
@@ -189,15 +197,15 @@ class _RandomTSEstimator(BaseEstimator):
         >>> from randomts.analysis.agreement import rule_agreement
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(500, 2)); y = np.sin(X[:, 0]) + X[:, 1] ** 2 / 4
-        >>> model = RandomTSRegressor.interpretable(n_rules=8, random_state=0).fit(X, y)
+        >>> model = RandomTSRegressor.interpretable(n_rules=8).fit(X, y)
         >>> found = rule_agreement(model.rule_base_, X, y)  # in standard deviations of y
         >>> bool(np.abs(found.from_model).max() < 0.1), bool(model.score(X, y) > 0.95)
         (True, True)
         >>> from sklearn.datasets import load_iris
         >>> X, y = load_iris(return_X_y=True)
-        >>> clf = RandomTSClassifier.interpretable(n_rules=6, random_state=0).fit(X, y)
-        >>> len(clf.rule_base_), bool(clf.score(X, y) > 0.9)
-        (6, True)
+        >>> clf = RandomTSClassifier.interpretable(n_rules=6).fit(X, y)
+        >>> len(clf.rule_base_) <= 6, bool(clf.score(X, y) > 0.9)
+        (True, True)
         """
         return cls(n_rules, **{**INTERPRETABLE, **params})
 
@@ -210,7 +218,7 @@ class _RandomTSEstimator(BaseEstimator):
 
     def _default_width_range(self, n_features):
         """The widths ``width_range=None`` draws: :func:`~randomts.core.sampling.default_width_range`."""
-        return default_width_range(n_features, normalize=self.normalize)
+        return default_width_range(n_features, normalize=resolved(self).normalize)
 
     def _consequent_settings(self):
         """The keyword arguments of the fit of the consequents."""
@@ -218,7 +226,7 @@ class _RandomTSEstimator(BaseEstimator):
             "order": self.order,
             "alpha": self.alpha,
             "solver": self.solver,
-            "learning": self.learning,
+            "learning": resolved(self).learning,
             "local_weight": self.local_weight,
             "n_jobs": self.n_jobs,
         }
@@ -248,7 +256,9 @@ class _RandomTSEstimator(BaseEstimator):
             warn_constant_inputs(type(self).__name__, rows.X, names, stacklevel=stacklevel + 1)
         domain, scaling = rows.statistics(self.standardize)
         U = rows.inputs(scaling)
-        structure = self._antecedent_step(U, rows.targets, output_names, checked=rows.checked)
+        structure = self._antecedent_step(
+            U, rows.targets, output_names, checked=rows.checked, complete=rows.complete
+        )
         if structure.consequents is not None and structure.keep:
             fit = structure.consequents
             weakest = rows.weakest_log_firing(structure.rules, U)
@@ -262,14 +272,28 @@ class _RandomTSEstimator(BaseEstimator):
         )
         return self
 
-    def _antecedent_step(self, U, Y, output_names, *, checked=True):
+    def _antecedent_step(self, U, Y, output_names, *, checked=True, complete=True):
         """The :class:`~randomts.estimators.antecedents.Structure` placed on the inputs ``U``.
 
-        Drawn at random or on the k-means clusters, then refined on
-        ``(U, Y)`` with ``refine > 0``. ``Y`` is None for rows that are not
-        in memory (only random antecedents are drawn on those); ``checked``
-        says whether ``U`` is a checked array (else the drawn rules are).
+        With ``structure="grown"``, grown on ``(U, Y)``
+        (:func:`~randomts.estimators.antecedents.grow_structure`), their
+        local lines kept unless the rows are not ``complete`` (the first
+        chunk of a stream, which fits them again). With ``"random"``, drawn
+        at random or on the k-means clusters, then refined on ``(U, Y)``
+        with ``refine > 0``. ``Y`` is None for rows that are not in memory
+        (only random antecedents are drawn on those); ``checked`` says
+        whether ``U`` is a checked array (else the drawn rules are).
         """
+        if resolved(self).grown:
+            if Y is None:
+                raise ValueError(
+                    f"The 'structure' parameter of {type(self).__name__} is 'grown', which "
+                    "grows the rules from the targets, but these rows are not in memory "
+                    "(fit_rows, e.g. fit_estimator_dask, reads them chunk by chunk). Use "
+                    "structure='random' (rules drawn without the targets), or fit rows held "
+                    "in memory."
+                )
+            return grow_structure(self, U, Y, output_names, keep=complete)
         rules = draw_rules(
             self,
             U,
@@ -318,6 +342,8 @@ class _RandomTSEstimator(BaseEstimator):
             metadata["alpha"] = float(self.alpha_)
         if self.local_weight_ is not None:
             metadata["local_weight"] = float(self.local_weight_)
+        kept = rule_base.metadata  # how grown rules were grown, and where they live
+        metadata.update((key, kept[key]) for key in _GROWTH_KEYS if key in kept)
         domain = self._domain
         weakest = None if domain is None else domain.weakest_log_firing
         if weakest is not None and np.isfinite(weakest):
@@ -374,7 +400,7 @@ class _RandomTSEstimator(BaseEstimator):
         alpha = recorded_number(metadata, "alpha") if self._auto_alpha() else self.alpha
         self.alpha_ = None if alpha is None else float(alpha)
         local_weight = None
-        if self.learning == "combined":
+        if resolved(self).learning == "combined":
             local_weight = self.local_weight
             if isinstance(local_weight, str):
                 local_weight = recorded_number(metadata, "local_weight")
@@ -562,7 +588,9 @@ class _RandomTSEstimator(BaseEstimator):
 
         On the standardised inputs when the estimator standardises (then
         expressed back in the data's units), with its ``order``, ``solver``
-        and the penalty ``alpha_`` it used.
+        and the penalty ``alpha_`` it used; with local or combined learning
+        (grown rules, by default), fitted again that way, the penalty chosen
+        by cross-validation.
         """
         rule_base = self.rule_base_
         scaling = self._scaling
@@ -570,8 +598,21 @@ class _RandomTSEstimator(BaseEstimator):
             mean, scale = scaling.mean, scaling.scale
             rule_base = rule_base.in_original_units(-mean / scale, 1.0 / scale)
             X = scaling.apply(X)
-        alpha = getattr(self, "alpha_", self.alpha)  # the penalty chosen by fit, if it chose one
-        pruned = prune(rule_base, k, X, Y, order=self.order, solver=self.solver, alpha=alpha)
+        learning = resolved(self).learning
+        if learning == "global":
+            alpha = getattr(self, "alpha_", self.alpha)  # the penalty fit chose, if it chose one
+            pruned = prune(rule_base, k, X, Y, order=self.order, solver=self.solver, alpha=alpha)
+        else:  # each kept rule's line fitted again to the data under it (and the model's)
+            pruned = prune(rule_base, k, X)
+            if Y is not None:
+                pruned = pruned.fit_consequents(
+                    X,
+                    Y,
+                    order=self.order,
+                    alpha="auto",
+                    learning=learning,
+                    local_weight=self.local_weight,
+                )
         if scaling is not None:
             pruned = pruned.in_original_units(*self._data_units())
         return pruned

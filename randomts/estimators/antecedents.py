@@ -1,11 +1,13 @@
 """The antecedents an estimator places before its consequents are fitted.
 
-The antecedent step of the fit (:class:`Structure`): the rules drawn at
-random or placed on the k-means clusters of the inputs
-(:func:`draw_rules`), then, with ``refine > 0``, moved by variable
-projection (:func:`refine_rules`). A structure learner that also fits
-consequents (rules grown from the data, say) gives them with its
-antecedents, and says whether the fit keeps them.
+The antecedent step of the fit (:class:`Structure`): with
+``structure="grown"``, the rules grown where the data need them, each line
+fitted to the data under its rule (:func:`grow_structure`); with
+``structure="random"``, the rules drawn at random or placed on the k-means
+clusters of the inputs (:func:`draw_rules`), then, with ``refine > 0``,
+moved by variable projection (:func:`refine_rules`). A structure learner
+that also fits consequents gives them with its antecedents, and says
+whether the fit keeps them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import numpy as np
 
 from randomts.core.membership import UNTESTED_WIDTH
 from randomts.core.sampling import check_random_state, default_width_range
-from randomts.fitting.consequents import consequent_fit
+from randomts.estimators.parameters import resolved
+from randomts.fitting.consequents import ConsequentFit, consequent_fit
+from randomts.fitting.growth import grow_rules
 from randomts.fitting.kmeans import kmeans_antecedents
 from randomts.fitting.refinement import refine_antecedents
 from randomts.fuzzy.rulebase import RuleBase
@@ -25,6 +29,7 @@ __all__ = [
     "MIN_REFINE_SAMPLES",
     "Structure",
     "draw_rules",
+    "grow_structure",
     "refine_rules",
     "untested_constant_inputs",
     "without_untested_slopes",
@@ -135,34 +140,29 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
     >>> import numpy as np
     >>> from randomts import RandomTSRegressor
     >>> U = np.random.default_rng(0).normal(size=(100, 3))
-    >>> rules = draw_rules(RandomTSRegressor(n_rules=4, random_state=0), U, 2)
+    >>> rules = draw_rules(RandomTSRegressor(n_rules=4, structure="random", random_state=0), U, 2)
     >>> rules.n_rules, rules.n_outputs, bool(np.any(rules.coef))
     (4, 2, False)
     """
     n_features = U.shape[1]
-    input_names = (
-        [str(name) for name in model.feature_names_in_]
-        if hasattr(model, "feature_names_in_") and len(model.feature_names_in_) == n_features
-        else None
-    )
-    if output_names is not None and len(output_names) != n_outputs:
-        output_names = None
+    settings = resolved(model)
+    input_names, output_names = _names(model, n_features, n_outputs, output_names)
     if model.width_range is not None:
         width_range = model.width_range
     elif width_range is None:
-        width_range = default_width_range(n_features, normalize=model.normalize)
-    if model.centers == "kmeans":  # not random: on the k-means clusters of U
+        width_range = default_width_range(n_features, normalize=settings.normalize)
+    if settings.centers == "kmeans":  # not random: on the k-means clusters of U
         U = np.asarray(U, dtype=float)
         n_distinct = np.unique(U, axis=0).shape[0]
-        if n_distinct < model.n_rules:
+        if n_distinct < settings.n_rules:
             raise ValueError(
                 f"{type(model).__name__} with centers='kmeans' needs a training sample of "
-                f"distinct inputs per rule (n_rules={model.n_rules}); got {n_distinct} "
+                f"distinct inputs per rule (n_rules={settings.n_rules}); got {n_distinct} "
                 "sample(s) with distinct inputs. Use fewer rules or another 'centers'."
             )
         centers, sigmas = kmeans_antecedents(
             U,
-            model.n_rules,
+            settings.n_rules,
             random_state=check_random_state(model.random_state),
             check_input=check_input,
         )
@@ -170,7 +170,7 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
             centers,
             sigmas,
             n_outputs=n_outputs,
-            normalize=model.normalize,
+            normalize=settings.normalize,
             input_names=input_names,
             output_names=output_names,
             check_input=check_input,
@@ -179,12 +179,12 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
     rules = RuleBase.random(
         n_features,
         n_outputs,
-        model.n_rules,
-        centers=model.centers,
-        center_scale=model.center_scale,
+        settings.n_rules,
+        centers=settings.centers,
+        center_scale=settings.center_scale,
         center_bounds=model.center_bounds,
         width_range=width_range,
-        normalize=model.normalize,
+        normalize=settings.normalize,
         input_names=input_names,
         output_names=output_names,
         data=U,
@@ -192,6 +192,63 @@ def draw_rules(model, U, n_outputs=1, output_names=None, *, width_range=None, ch
         check_input=check_input,
     )
     return untested_constant_inputs(rules, U)
+
+
+def _names(model, n_features, n_outputs, output_names):
+    """``(input_names, output_names)`` of the rules: the estimator's feature names, those given."""
+    input_names = (
+        [str(name) for name in model.feature_names_in_]
+        if hasattr(model, "feature_names_in_") and len(model.feature_names_in_) == n_features
+        else None
+    )
+    if output_names is not None and len(output_names) != n_outputs:
+        output_names = None
+    return input_names, output_names
+
+
+def grow_structure(model, U, Y, output_names=None, *, keep=True):
+    """The :class:`Structure` of ``structure="grown"``: rules grown on ``(U, Y)``, lines fitted locally.
+
+    :func:`~randomts.fitting.growth.grow_rules` with up to the estimator's
+    ``n_rules`` (resolved: 40 by default) and its ``order``; the rules are
+    named as :func:`draw_rules` names them and keep the growth and the
+    regions in their metadata. The fit keeps the grown lines
+    (``Structure.keep``) with ``learning="local"`` (the default of grown
+    rules) and ``keep=True``; otherwise the consequents are fitted again on
+    the grown rules by the one fit of the consequents (``"global"`` or
+    ``"combined"`` learning, or a stream of rows, ``keep=False``).
+
+    Parameters
+    ----------
+    model : RandomTSRegressor or RandomTSClassifier
+        With valid parameters and ``structure="grown"``.
+    U : ndarray of shape (n_samples, n_features)
+        The inputs as the fit sees them (checked, standardised if so).
+    Y : ndarray of shape (n_samples, n_outputs)
+        The targets (a regression's, or the class scores).
+    output_names : sequence of str, optional
+        Names of the outputs.
+    keep : bool, default=True
+        False when the consequents are fitted again whatever the learning
+        (the first chunk of ``partial_fit``, which starts a stream).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts import RandomTSRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> U = rng.uniform(-1, 1, size=(300, 1)); Y = np.maximum(U, 0.0)
+    >>> grown = grow_structure(RandomTSRegressor(), U, Y)
+    >>> grown.rules.n_rules, grown.rules.normalize, grown.keep
+    (3, True, True)
+    """
+    settings = resolved(model)
+    Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
+    grown = grow_rules(U, Y, max_rules=settings.n_rules, order=model.order)
+    input_names, output_names = _names(model, U.shape[1], Y.shape[1], output_names)
+    rules = RuleBase(**grown.arguments, input_names=input_names, output_names=output_names)
+    fit = ConsequentFit(rules, None, None, None)
+    return Structure(rules, fit, keep=keep and settings.learning == "local")
 
 
 def refine_rules(model, antecedents, U, Y):

@@ -34,7 +34,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from randomts._validation import validate_numeric_data
-from randomts.estimators._base import _RandomTSEstimator, with_defaults
+from randomts.estimators._base import _RandomTSEstimator
 from randomts.estimators.intervals import (
     SplitScores,
     check_jackknife,
@@ -43,7 +43,7 @@ from randomts.estimators.intervals import (
     jackknife_scores,
     prediction_sets,
 )
-from randomts.estimators.parameters import check_fit_memory
+from randomts.estimators.parameters import check_fit_memory, resolved
 from randomts.estimators.rows import InMemoryRows
 from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage
@@ -142,8 +142,9 @@ center_scale, center_bounds, refine, random_state, n_jobs
     array([1., 1.])
     """
 
-    # the regressor's parameters and defaults, but 150 rules: class boundaries are more local
-    __init__ = with_defaults(_RandomTSEstimator.__init__, n_rules=150)
+    #: The rules ``structure="random"`` draws when ``n_rules`` is None: class boundaries are
+    #: more local than the regressor's surfaces.
+    random_rules = 150
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -153,7 +154,7 @@ center_scale, center_bounds, refine, random_state, n_jobs
     def _default_width_range(self, n_features):
         """Rules up to half as wide as the regressor's for the weighted sum (see the class)."""
         low, high = super()._default_width_range(n_features)
-        return (low, high) if self.normalize else (low, _WIDTH_FACTOR * high)
+        return (low, high) if resolved(self).normalize else (low, _WIDTH_FACTOR * high)
 
     def fit(self, X, y):
         """Draw the rules and fit their class scores.

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.special
 from sklearn.exceptions import NotFittedError
 
+from randomts.estimators.parameters import resolved
 from randomts.fitting.conformal import (
     LeaveOneOutTerms,
     jackknife_plus_bounds,
@@ -127,23 +128,31 @@ def check_jackknife(model, shape, owner=None):
     Examples
     --------
     >>> from randomts import RandomTSRegressor
-    >>> check_jackknife(RandomTSRegressor(n_rules=10, alpha=0.0), (20, 2))
+    >>> check_jackknife(RandomTSRegressor(n_rules=10, structure="random", alpha=0.0), (20, 2))
     Traceback (most recent call last):
     ...
     ValueError: The 'alpha' parameter of RandomTSRegressor must be 'auto' or > 0 for ...
     """
     owner = owner or type(model).__name__
-    learning = getattr(model, "learning", "global")
-    if learning != "global":
+    settings = resolved(model)
+    if settings.grown and settings.learning == "local":
+        raise ValueError(
+            f"The 'structure' parameter of {owner} is 'grown', whose local lines have no "
+            "jackknife+ here (fit_conformalize reads the exact leave-one-out models of the "
+            "global ridge fit of random rules). Fit on part of the rows and "
+            "conformalize(X_calibration, y_calibration) on the rest (split conformal), or use "
+            "structure='random'."
+        )
+    if settings.learning != "global":
         raise ValueError(
             f"The 'learning' parameter of {owner} must be 'global' for fit_conformalize, "
             "whose jackknife+ reads the exact leave-one-out models of the global ridge fit. "
-            f"Got {learning!r}: fit on part of the rows and "
+            f"Got {settings.learning!r}: fit on part of the rows and "
             "conformalize(X_calibration, y_calibration) on the rest (split conformal)."
         )
     if isinstance(model.alpha, str) or float(model.alpha) != 0.0 or len(shape) != 2:
         return
-    unknowns = model.n_rules * (shape[1] + 1 if model.order == 1 else 1)
+    unknowns = settings.n_rules * (shape[1] + 1 if model.order == 1 else 1)
     if unknowns >= shape[0]:
         raise ValueError(
             f"The 'alpha' parameter of {owner} must be 'auto' or > 0 for fit_conformalize "

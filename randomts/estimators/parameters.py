@@ -10,6 +10,7 @@ underdetermined fit.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from randomts._validation import (
     constant_columns,
 )
 from randomts.core.accumulators import check_factor_memory
+from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.core.solvers import SOLVERS
 from randomts.exceptions import ConstantInputWarning, RandomTSWarning, UnderdeterminedWarning
 from randomts.fitting.local_learning import LEARNING, check_local_weight
@@ -31,13 +33,18 @@ from randomts.fitting.protocol import check_alpha
 __all__ = [
     "CENTERS",
     "FAR_OFFSET",
+    "GROWN_RULES",
     "INTERPOLATION_TOLERANCE",
     "INTERPRETABLE",
+    "RANDOM_ONLY",
+    "STRUCTURES",
+    "Resolved",
     "auto_alpha",
     "check_fit_memory",
     "check_hyperparameters",
     "n_unknowns",
     "output_names",
+    "resolved",
     "warn_constant_inputs",
     "warn_if_far_offset",
     "warn_if_underdetermined",
@@ -52,59 +59,177 @@ CENTERS = ("samples", "normal", "uniform", "data", "kmeans")
 FAR_OFFSET = 1e4
 
 
-#: The parameters of ``interpretable()``: rules on the data's clusters, averaged, each fitted
-#: also to its own data.
-INTERPRETABLE = {
-    "centers": "kmeans",
-    "normalize": True,
-    "learning": "combined",
-    "local_weight": "auto",
-    "alpha": "auto",
-}
+#: The structures of the rules: grown where the data need them, or drawn at random.
+STRUCTURES = ("grown", "random")
+#: The most rules ``structure="grown"`` grows when ``n_rules`` is None.
+GROWN_RULES = 40
+#: The parameters that only random rules read: set with ``structure="grown"``, they are refused.
+RANDOM_ONLY = ("centers", "center_scale", "center_bounds", "width_range")
+
+#: The parameters of ``interpretable()``: rules grown where the data need them, averaged, each
+#: line fitted to the data under its rule.
+INTERPRETABLE = {"structure": "grown", "normalize": True, "learning": "local"}
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The parameters of an estimator with ``None`` ("follow the structure") resolved.
+
+    Attributes
+    ----------
+    structure : {"grown", "random"}
+    n_rules : int
+        The rules drawn, or the most rules grown.
+    normalize : bool
+        The weighted average (True) or the weighted sum.
+    learning : {"global", "local", "combined"}
+    centers : str or None
+        The centre distribution of random rules (None for grown rules).
+    center_scale : float or None
+        The standard deviation of ``centers="normal"`` (None for grown rules).
+    """
+
+    structure: str
+    n_rules: int
+    normalize: bool
+    learning: str
+    centers: str | None
+    center_scale: float | None
+
+    @property
+    def grown(self) -> bool:
+        """Whether the rules are grown."""
+        return self.structure == "grown"
+
+
+def resolved(model):
+    """The :class:`Resolved` parameters of an estimator whose parameters are valid.
+
+    ``None`` means the structure's default: grown rules are up to
+    :data:`GROWN_RULES`, averaged and fitted locally; random rules are
+    ``model.random_rules`` (100 for the regressor), summed and fitted
+    globally, their centres training rows (``"samples"``) and ``center_scale``
+    the paper's ``sqrt(2)``.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSClassifier, RandomTSRegressor
+    >>> grown = resolved(RandomTSRegressor())
+    >>> grown.structure, grown.n_rules, grown.normalize, grown.learning, grown.centers
+    ('grown', 40, True, 'local', None)
+    >>> drawn = resolved(RandomTSRegressor(structure="random"))
+    >>> drawn.n_rules, drawn.normalize, drawn.learning, drawn.centers
+    (100, False, 'global', 'samples')
+    >>> resolved(RandomTSClassifier(structure="random")).n_rules
+    150
+    """
+    grown = model.structure == "grown"
+    n_rules = model.n_rules
+    if n_rules is None:
+        n_rules = GROWN_RULES if grown else model.random_rules
+    normalize = grown if model.normalize is None else bool(model.normalize)
+    learning = model.learning
+    if learning is None:
+        learning = "local" if grown else "global"
+    centers = center_scale = None
+    if not grown:
+        centers = "samples" if model.centers is None else model.centers
+        center_scale = PAPER_CENTER_SCALE if model.center_scale is None else model.center_scale
+    return Resolved(model.structure, n_rules, normalize, learning, centers, center_scale)
 
 
 def check_hyperparameters(model):
     """Raise naming the first parameter of a RandomTSRegressor that is out of range.
 
+    ``None`` follows the structure (see :func:`resolved`). With
+    ``structure="grown"`` the parameters that only random rules read
+    (:data:`RANDOM_ONLY`, ``refine``) are refused when set, and so is the
+    weighted sum: grown rules are a weighted average by construction.
+
     Examples
     --------
     >>> from randomts import RandomTSRegressor
-    >>> check_hyperparameters(RandomTSRegressor(centers="grid"))
+    >>> check_hyperparameters(RandomTSRegressor(structure="random", centers="grid"))
     Traceback (most recent call last):
     ...
     ValueError: The 'centers' parameter of RandomTSRegressor must be a str among {'samples', 'normal', 'uniform', 'data', 'kmeans'}. Got 'grid' instead.
+    >>> check_hyperparameters(RandomTSRegressor(centers="kmeans"))
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'centers' parameter of RandomTSRegressor places random rules; the rules of structure='grown' place themselves where the data need them. Got centers='kmeans': leave it None, or use structure='random'.
     """
     owner = type(model).__name__
-    check_int(model.n_rules, "n_rules", low=1, owner=owner)
+    structure = check_option(model.structure, "structure", STRUCTURES, owner=owner)
+    if model.n_rules is not None:
+        check_int(model.n_rules, "n_rules", low=1, owner=owner)
     check_int_option(model.order, "order", (0, 1), owner=owner)
-    for flag in ("normalize", "standardize"):
-        if not isinstance(getattr(model, flag), (bool, np.bool_)):
+    for flag, optional in (("normalize", True), ("standardize", False)):
+        value = getattr(model, flag)
+        if not (isinstance(value, (bool, np.bool_)) or (optional and value is None)):
+            allowed = "a bool or None" if optional else "a bool"
             raise TypeError(
-                f"The {flag!r} parameter of {owner} must be a bool. "
-                f"Got {getattr(model, flag)!r} instead."
+                f"The {flag!r} parameter of {owner} must be {allowed}. Got {value!r} instead."
             )
     check_option(model.solver, "solver", SOLVERS, owner=owner)
     alpha = check_alpha(model.alpha, owner=owner)
-    check_option(model.learning, "learning", LEARNING, owner=owner)
+    if model.learning is not None:
+        check_option(model.learning, "learning", LEARNING, owner=owner)
     check_local_weight(model.local_weight, owner=owner)
-    check_option(model.centers, "centers", CENTERS, owner=owner)
-    check_real(model.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
-    if model.centers == "uniform":
-        if model.center_bounds is None:
-            raise ValueError(
-                f"The 'center_bounds' parameter of {owner} is required when centers='uniform'; "
-                "give a pair (low, high)."
-            )
+    if model.centers is not None:
+        check_option(model.centers, "centers", CENTERS, owner=owner)
+    if model.center_scale is not None:
+        check_real(model.center_scale, "center_scale", low=0.0, low_inclusive=False, owner=owner)
+    if model.center_bounds is not None:
         check_pair(model.center_bounds, "center_bounds", owner=owner)
     if model.width_range is not None:
         check_pair(model.width_range, "width_range", low=0.0, owner=owner)
     check_int(model.refine, "refine", low=0, owner=owner)
-    if model.refine > 0 and alpha == 0.0:
-        raise ValueError(
-            f"The 'refine' parameter of {owner} needs a ridge penalty: alpha='auto' or "
-            f"alpha > 0. Got refine={model.refine!r} with alpha={model.alpha!r}."
-        )
+    if structure == "grown":
+        _check_grown(model, owner)
+    else:
+        if model.centers == "uniform" and model.center_bounds is None:
+            raise ValueError(
+                f"The 'center_bounds' parameter of {owner} is required when centers='uniform'; "
+                "give a pair (low, high)."
+            )
+        if model.refine > 0 and alpha == 0.0:
+            raise ValueError(
+                f"The 'refine' parameter of {owner} needs a ridge penalty: alpha='auto' or "
+                f"alpha > 0. Got refine={model.refine!r} with alpha={model.alpha!r}."
+            )
     effective_n_jobs(model.n_jobs, owner=owner)
+
+
+def _check_grown(model, owner):
+    """Refuse the settings that contradict ``structure="grown"``."""
+    for name in RANDOM_ONLY:
+        value = getattr(model, name)
+        if value is not None:
+            raise ValueError(
+                f"The {name!r} parameter of {owner} places random rules; the rules of "
+                "structure='grown' place themselves where the data need them. Got "
+                f"{name}={value!r}: leave it None, or use structure='random'."
+            )
+    if model.refine != 0:
+        raise ValueError(
+            f"The 'refine' parameter of {owner} moves random rules; the rules of "
+            f"structure='grown' are placed by their growth. Got refine={model.refine!r}: "
+            "leave it 0, or use structure='random'."
+        )
+    if model.normalize is not None and not model.normalize:
+        raise ValueError(
+            f"The 'normalize' parameter of {owner} must be True or None with "
+            "structure='grown': grown rules are a weighted average (each rule's line is "
+            "what the model does where the rule lives). Got normalize=False: use "
+            "structure='random' for a weighted sum."
+        )
+    if model.learning in (None, "local") and not auto_alpha(model):
+        raise ValueError(
+            f"The 'alpha' parameter of {owner} is not used by the grown rules' local lines "
+            "(each is shrunk toward its parent's line instead). Got "
+            f"alpha={model.alpha!r}: leave it 'auto', or refit the grown rules' consequents "
+            "with learning='global' or 'combined', which use it."
+        )
 
 
 def auto_alpha(model):
@@ -159,19 +284,20 @@ def check_fit_memory(model, n_samples, n_features, n_outputs):
     --------
     >>> from randomts import RandomTSRegressor
     >>> check_fit_memory(RandomTSRegressor(), 1000, 2, 1)
-    >>> check_fit_memory(RandomTSRegressor(n_rules=10**6), 1000, 10, 1)
+    >>> check_fit_memory(RandomTSRegressor(n_rules=10**6, structure="random"), 1000, 10, 1)
     Traceback (most recent call last):
     ...
     MemoryError: n_rules=1000000 with 10 inputs and order=1 gives 11000000 unknowns: ...
     """
-    n_columns = n_unknowns(model.n_rules, n_features, model.order)
+    n_rules = resolved(model).n_rules
+    n_columns = n_unknowns(n_rules, n_features, model.order)
     row_space = auto_alpha(model) and n_columns > n_samples  # the LOO through K K^T
     check_factor_memory(
         n_columns,
         n_outputs,
         n_rows=n_samples if row_space else 0,
         row_space=row_space,
-        what=f"n_rules={model.n_rules} with {n_features} inputs and order={model.order}",
+        what=f"n_rules={n_rules} with {n_features} inputs and order={model.order}",
     )
 
 
@@ -185,11 +311,11 @@ def warn_if_far_offset(model, Y, *, stacklevel=3):
     >>> from randomts import RandomTSRegressor
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     warn_if_far_offset(RandomTSRegressor(), np.array([[1e6], [1e6 + 1.0]]))
+    ...     warn_if_far_offset(RandomTSRegressor(structure="random"), np.array([[1e6], [1e6 + 1.0]]))
     >>> caught[0].category.__name__
     'RandomTSWarning'
     """
-    if model.normalize or not auto_alpha(model):
+    if resolved(model).normalize or not auto_alpha(model):
         return
     mean, spread = np.abs(Y.mean(axis=0)), Y.std(axis=0)
     far = (spread > 0) & (mean > FAR_OFFSET * spread)  # a constant target is exact enough

@@ -34,44 +34,72 @@ __all__ = ["RandomTSRegressor"]
 
 
 class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
-    """Takagi-Sugeno regressor with random rules: the Shuffled Linear Model.
+    """Takagi-Sugeno regressor: rules grown where the data need them, or drawn at random.
 
-    ``fit`` draws ``n_rules`` Gaussian antecedents, then fits every rule's
-    consequent by one least-squares solve of the block system ``K Gamma = Y``.
+    By default (``structure="grown"``) ``fit`` grows the rules where the
+    model's error is (:func:`randomts.fitting.growth.grow_rules`, a local
+    linear model tree in the manner of Nelles' LOLIMOT): from one linear rule
+    it cuts the region of the worst rule in two, at the median of its rows,
+    across the input that lowers the error most, and fits each rule's line
+    to the data under it (weighted least squares, its slopes shrunk toward
+    its parent's). The number of rules, up to ``n_rules`` (40), is chosen by
+    the exact leave-one-out error of those local fits, and the width of the
+    rules among a few fractions of their regions, keeping every rule within
+    0.1 standard deviations of ``y`` of the model at its own centre. Each
+    rule sits on the mean of the rows of its region and is no wider than
+    that region; the output is the weighted average. Every rule then says
+    what the model does where it lives, and beyond the data the model
+    follows the outermost rules' lines.
+
+    With ``structure="random"`` (the Shuffled Linear Model of the paper),
+    ``fit`` draws ``n_rules`` (100) Gaussian antecedents, then fits every
+    rule's consequent by one least-squares solve of the block system
+    ``K Gamma = Y``: the weighted sum of the rules by default, accurate, but
+    whose rules are terms of a sum that the others correct, not what the
+    model does where they live.
 
     The defaults work on raw data of any scale and dimension:
 
     * the inputs are standardised (``standardize=True``) and the rule base is
       expressed back in the data's own units, so shifting or rescaling an
       input changes nothing but the units of the rules;
-    * the centres are training rows drawn at random (``centers="samples"``),
-      so they cover the data;
-    * the widths ``b_i ~ U(0, 1 / (2 n_features)]`` (in
-      ``exp(-b_i ||u - a_i||^2)``, ``u`` standardised) scale with the number
-      of inputs: two rows of standardised data are ``2 n_features`` apart in
-      squared distance on average, so every rule fires on a typical row, from
-      nearly flat rules to rules about one typical distance wide;
-    * ``alpha="auto"`` chooses the ridge penalty by exact leave-one-out error
-      over a grid (see :func:`randomts.fitting.ridge.choose_alpha`), shrinking
-      the consequents toward the rule base that reproduces the mean of the
+    * random rules: the centres are training rows drawn at random
+      (``centers="samples"``), so they cover the data; the widths
+      ``b_i ~ U(0, 1 / (2 n_features)]`` (in ``exp(-b_i ||u - a_i||^2)``,
+      ``u`` standardised) scale with the number of inputs: two rows of
+      standardised data are ``2 n_features`` apart in squared distance on
+      average, so every rule fires on a typical row, from nearly flat rules
+      to rules about one typical distance wide;
+    * random rules: ``alpha="auto"`` chooses the ridge penalty by exact
+      leave-one-out error over a grid (see
+      :func:`randomts.fitting.ridge.choose_alpha`), shrinking the
+      consequents toward the rule base that reproduces the mean of the
       targets; this costs about one least-squares fit. A weighted sum of
       rules reproduces a constant only approximately: ``fit`` warns
       (:class:`~randomts.RandomTSWarning`) when the targets' mean exceeds
       ``1e4`` standard deviations, where that error can show.
 
-    The paper's exact setting (centres ``N(0, 2 I)``, widths ``U(0, 1)`` on
-    the raw inputs, no penalty) is :meth:`paper`.
+    The paper's exact setting (random rules, centres ``N(0, 2 I)``, widths
+    ``U(0, 1)`` on the raw inputs, no penalty) is :meth:`paper`.
 
     Parameters
     ----------
-    n_rules : int, default=100
-        Number of rules (local models) ``h``.
+    n_rules : int, optional
+        The most rules grown (``structure="grown"``; None: 40), or the number
+        of rules drawn (``structure="random"``; None: 100).
+    structure : {"grown", "random"}, default="grown"
+        How the antecedents are made. ``"grown"``: grown where the data need
+        them, their lines fitted locally (see above); ``centers``,
+        ``center_scale``, ``center_bounds``, ``width_range`` and ``refine``
+        are not used, and setting them is refused. ``"random"``: drawn at
+        random (or on the k-means clusters) by ``centers``, as in the paper.
     order : {0, 1}, default=1
         1: linear consequents ``A_i x + b_i`` (the SLM). 0: constant
         consequents, i.e. an Extreme Learning Machine with RBF nodes.
-    normalize : bool, default=False
+    normalize : bool, optional
         False: output is the weighted **sum** of consequents (the paper).
-        True: the weighted **average** (classic Takagi-Sugeno).
+        True: the weighted **average** (classic Takagi-Sugeno). None: True
+        for grown rules (which are always averaged), False for random ones.
     solver : {"lstsq", "pinv", "cholesky"}, default="lstsq"
         Solver for a fixed ``alpha`` (unused with ``alpha="auto"``).
         ``"lstsq"``: exact minimum-norm least squares (Householder QR of
@@ -87,13 +115,14 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         ``1e-10`` to ``1e2`` times the mean squared column norm of ``K``,
         with the consequents shrunk toward the rule base that best reproduces
         the targets' mean (one eigendecomposition of ``K^T K``, or of ``K K^T``
-        when there are more unknowns than rows). A float ``>= 0``: that
+        when there are more unknowns than rows); the grid's least values are
+        not chosen (:data:`randomts.fitting.ridge.ALPHA_FLOOR`). A float ``>= 0``: that
         penalty, shrinking toward zero, solved by ``solver``; with ``0`` and
         at least as many unknowns as rows, ``fit`` warns
         (:class:`~randomts.exceptions.UnderdeterminedWarning`). With
         ``learning="local"`` or ``"combined"``, ``"auto"`` is chosen by
         5-fold cross-validation instead, on the same relative grid.
-    learning : {"global", "local", "combined"}, default="global"
+    learning : {"global", "local", "combined"}, optional
         How the consequents are fitted
         (:mod:`randomts.fitting.local_learning`). ``"global"``: all at once,
         to the model's output, the most accurate on the training rows; a
@@ -105,7 +134,12 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         ``local_weight`` times the local errors (Yen, Wang & Gillespie,
         1998), one knob between the two. Local and combined learning are for
         few rules with centres on the data (see :meth:`interpretable`): far
-        from the data a rule has nothing to describe.
+        from the data a rule has nothing to describe. None: ``"local"`` for
+        grown rules, whose growth fits each line locally (their slopes shrunk
+        toward the parent rule's; ``alpha`` is then not used), ``"global"``
+        for random ones. ``"global"`` or ``"combined"`` with grown rules fits
+        the consequents of the grown antecedents again by the one fit of the
+        consequents.
     local_weight : "auto" or float > 0, default="auto"
         Weight of the local term of ``learning="combined"``: ``"auto"``
         chooses it, with ``alpha``, by 5-fold cross-validation over
@@ -114,8 +148,8 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         Draw the antecedents and fit on per-feature standardised inputs
         (zero mean, unit variance), then express the rule base back in the
         data's own units (an exactly equivalent model).
-    centers : {"samples", "normal", "uniform", "data", "kmeans"}, default="samples"
-        Centre distribution: ``"samples"``, distinct training rows drawn at
+    centers : {"samples", "normal", "uniform", "data", "kmeans"}, optional
+        Centre distribution of random rules (None: ``"samples"``): ``"samples"``, distinct training rows drawn at
         random (after standardisation, if any); ``"normal"`` with
         ``center_scale``; ``"uniform"`` over ``center_bounds``; ``"data"``
         uniform over the training inputs' bounding box. ``"kmeans"``: not
@@ -124,8 +158,9 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         (:func:`randomts.fitting.kmeans.kmeans_antecedents`; ``width_range`` is
         not used); needs at least ``n_rules`` distinct training rows. The
         choice for few rules, with ``refine``.
-    center_scale : float, default=sqrt(2)
-        Standard deviation of the normal centre distribution (the paper: variance 2).
+    center_scale : float, optional
+        Standard deviation of the normal centre distribution (None: the
+        paper's ``sqrt(2)``, variance 2).
     center_bounds : (float, float), optional
         Box for ``centers="uniform"``.
     width_range : (float, float), optional
@@ -134,7 +169,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         and ``(0, 8 / n_features)`` for the weighted average, whose rules must
         be local (wide rules average to a constant); the paper's is ``(0, 1)``.
     refine : int, default=0
-        Iterations of nonlinear least squares that move the centres and
+        Random rules: iterations of nonlinear least squares that move the centres and
         widths, the consequents re-solved exactly at every step (variable
         projection: :func:`randomts.fitting.refinement.refine_antecedents`, with
         the ridge ``alpha``, or with ``alpha="auto"`` the one chosen by
@@ -224,7 +259,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         Returns
         -------
         RandomTSRegressor
-            Unfitted, with ``standardize=False``, ``centers="normal"``,
+            Unfitted, with ``structure="random"``, ``standardize=False``, ``centers="normal"``,
             ``center_scale=sqrt(2)``, ``width_range=(0, 1)`` and ``alpha=0``.
 
         Examples
@@ -234,6 +269,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         (False, 'normal', (0.0, 1.0), 0.0)
         """
         settings = {
+            "structure": "random",
             "standardize": False,
             "centers": "normal",
             "center_scale": PAPER_CENTER_SCALE,
@@ -249,7 +285,10 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         tags.target_tags.single_output = True
         # a few dozen constant rules (an RBF network) follow a trend in many inputs only
         # coarsely: no training score to promise on arbitrary data
-        tags.regressor_tags.poor_score = self.order == 0 and self.n_rules < 50
+        n_rules = self.random_rules if self.n_rules is None else self.n_rules
+        tags.regressor_tags.poor_score = self.order == 0 and (
+            self.structure == "grown" or n_rules < 50
+        )
         return tags
 
     def fit(self, X, y, folds=None):

@@ -28,6 +28,7 @@ from randomts._validation import (
 from randomts.core import inference, membership as _membership
 from randomts.core.design import design_matrix
 from randomts.core.inference import inference_constants
+from randomts.core.regions import REGIONS_KEY, regions_in_units, regions_of_rules
 from randomts.core.sampling import (
     PAPER_CENTER_SCALE,
     check_random_state,
@@ -308,9 +309,11 @@ class RuleBase:
         """A copy with some constructor arguments replaced.
 
         The recorded ranges are kept unless replaced, except a range whose
-        number of variables no longer matches (it is dropped). With
-        ``check_input=False`` the arrays given are taken as they are (see
-        the class).
+        number of variables no longer matches (it is dropped). New centres
+        or widths without new ``metadata`` drop the regions the rules were
+        grown in (:mod:`randomts.core.regions`), which described the old
+        sets. With ``check_input=False`` the arrays given are taken as they
+        are (see the class).
 
         Examples
         --------
@@ -338,6 +341,9 @@ class RuleBase:
                 f"allowed: {sorted(arguments)}."
             )
         arguments.update(changes)
+        if ("centers" in changes or "sigmas" in changes) and "metadata" not in changes:
+            # the regions the rules were grown in describe the old sets, not these
+            arguments["metadata"] = {k: v for k, v in self._metadata.items() if k != REGIONS_KEY}
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
         new = RuleBase(**arguments, check_input=check_input)
@@ -382,6 +388,7 @@ class RuleBase:
             sigmas=self._sigmas[index],
             coef=self._coef[index],
             intercept=self._intercept[index],
+            metadata=regions_of_rules(self._metadata, index),
         )
 
     @classmethod
@@ -594,8 +601,9 @@ class RuleBase:
         one maps ``x`` to the same ``y``: centres ``c * scale + mean``, widths
         ``sigma * scale``, slopes ``A / scale`` and constants
         ``b - A (mean / scale)``. Memberships, firing strengths and outputs
-        are unchanged (up to rounding); a recorded :attr:`input_range` is
-        mapped to ``range * scale + mean``.
+        are unchanged (up to rounding); a recorded :attr:`input_range`, and
+        the regions of grown rules (:mod:`randomts.core.regions`), are mapped
+        to ``value * scale + mean``.
 
         Parameters
         ----------
@@ -630,6 +638,7 @@ class RuleBase:
             coef=coef,
             intercept=self._intercept - coef @ mean,
             input_range=input_range,
+            metadata=regions_in_units(self._metadata, mean, scale),
             check_input=check_input,
         )
 
