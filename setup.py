@@ -29,24 +29,24 @@ class OptionalKernel(build_ext):
     """``build_ext`` that installs randomts without the kernel when the kernel cannot be built."""
 
     def finalize_options(self):
-        super().finalize_options()
+        # Cython translates the sources before setuptools prepares the extensions: setuptools
+        # records what it needs (e.g. whether an extension needs a stub) on the objects it is
+        # given, and cythonize returns new ones
         self._reported = False
         self._skipped = set()
-
-    def run(self):
+        extensions = self.distribution.ext_modules or []
         try:
             from Cython.Build import cythonize
         except ImportError as exc:
-            self.extensions[:] = []
-            return self._without_kernel(f"Cython cannot be imported ({exc})", "Cython")
-        try:
-            self.extensions[:] = cythonize(self.extensions, quiet=True)
-        except Exception as exc:  # e.g. SciPy's .pxd files not found
-            self.extensions[:] = []
-            return self._without_kernel(
-                f"Cython could not translate it ({exc})", "Cython and SciPy"
-            )
-        return super().run()
+            extensions[:] = []
+            self._without_kernel(f"Cython cannot be imported ({exc})", "Cython")
+        else:
+            try:
+                extensions[:] = cythonize(extensions, quiet=True)
+            except Exception as exc:  # e.g. SciPy's .pxd files not found
+                extensions[:] = []
+                self._without_kernel(f"Cython could not translate it ({exc})", "Cython and SciPy")
+        super().finalize_options()
 
     def build_extensions(self):
         super().build_extensions()

@@ -13,5 +13,3 @@ from randomts.estimators.narx.estimator import (
     LAG_CHOICES as LAG_CHOICES,
     NARXRegressor as NARXRegressor,
 )
-
-__all__ = ["FOCUS", "LAG_CHOICES", "NARXRegressor"]

@@ -153,7 +153,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     y_lags : int, sequence of int or "auto", default=2
         Output lags: ``n`` means ``y(k-1) ... y(k-n)``; a sequence gives the
         lags themselves, each ``>= 1``. ``"auto"``: the count of
-        :data:`~randomts.estimators.narx.LAG_CHOICES` that the free run chooses (with
+        :data:`~randomts.estimators.narx.estimator.LAG_CHOICES` that the free run chooses (with
         ``focus="simulation"``, as it chooses the estimator: ``selection_blocks``;
         every count costs its fits). With both lags
         ``"auto"``, the same count for both.

@@ -143,7 +143,7 @@ class CandidateFit:
         return max(1, int(round(float(np.median(moved)))))
 
     def simulation_fit(self, rule_base, refined=True):
-        """The :class:`SimulationFit` of the refinement, with ``rule_base`` (None without one).
+        """The :class:`~randomts.dynamics.simulation_fit.SimulationFit` of the refinement, with ``rule_base`` (None without one).
 
         Not ``refined`` (the start chosen): its error is the start's, its best
         step 0.
