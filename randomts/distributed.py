@@ -44,7 +44,7 @@ from randomts.core.design import design_rows_writer
 from randomts.core.scaling import Standardisation
 from randomts.core.solvers import SOLVERS
 from randomts.estimators.extrapolation import TrainingDomain
-from randomts.estimators.parameters import check_hyperparameters
+from randomts.estimators.parameters import check_hyperparameters, resolved
 from randomts.estimators.rows import TrainingRows
 from randomts.fitting.consequents import ConsequentFit, ConsequentStream, fit_consequents
 from randomts.fitting.local_learning import (
@@ -433,7 +433,7 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     model = clone(estimator)
     check_hyperparameters(model)
     n_samples, n_features = X.shape
-    if n_samples < model.n_rules * (n_features + 1 if model.order == 1 else 1):
+    if n_samples < resolved(model).n_rules * (n_features + 1 if model.order == 1 else 1):
         # the row space: few rows, fitted where they fit
         X_rows, y_rows = _compute(dask, client, X, y)
         return model.fit(X_rows, y_rows)

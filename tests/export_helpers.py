@@ -94,20 +94,27 @@ def models():
     labels3 = np.where(y > 0.3, "high", np.where(y < -0.3, "low", "mid"))
     found = [
         ("default", RandomTSRegressor(random_state=0).fit(X, y)),
+        ("grown rules", RandomTSRegressor(structure="grown", random_state=0).fit(X, y)),
         ("interpretable", RandomTSRegressor.interpretable(random_state=0).fit(X, y)),
         ("two outputs", RandomTSRegressor(n_rules=30, random_state=1).fit(X, two)),
         ("order 0", RandomTSRegressor(n_rules=30, order=0, random_state=2).fit(X, y)),
         (
             "weighted sum",
-            RandomTSRegressor(n_rules=25, normalize=False, alpha=1e-6, random_state=3).fit(X, y),
+            RandomTSRegressor(
+                n_rules=25, structure="random", normalize=False, alpha=1e-6, random_state=3
+            ).fit(X, y),
         ),
         (
             "weighted average",
-            RandomTSRegressor(n_rules=25, normalize=True, random_state=4).fit(X, two),
+            RandomTSRegressor(n_rules=25, structure="random", normalize=True, random_state=4).fit(
+                X, two
+            ),
         ),
         (
             "average, order 0",
-            RandomTSRegressor(n_rules=20, normalize=True, order=0, random_state=5).fit(X, y),
+            RandomTSRegressor(
+                n_rules=20, structure="random", normalize=True, order=0, random_state=5
+            ).fit(X, y),
         ),
         ("classifier, 2 classes", RandomTSClassifier(n_rules=20, random_state=0).fit(X, y > 0)),
         (
@@ -157,7 +164,9 @@ def _narx():
     for k in range(2, 400):
         y[k] = 0.6 * y[k - 1] - 0.1 * y[k - 2] + np.sin(u[k - 1])
     model = NARXRegressor(
-        y_lags=2, u_lags=1, estimator=RandomTSRegressor(n_rules=15, random_state=0)
+        y_lags=2,
+        u_lags=1,
+        estimator=RandomTSRegressor(n_rules=15, structure="random", random_state=0),
     )
     model.fit(u, y)
     R, _ = model.regressors(u, y)

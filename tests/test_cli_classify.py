@@ -9,6 +9,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 import randomts
 from randomts import RandomTSClassifier
 from randomts.cli import main
+from randomts.estimators.parameters import resolved
 from randomts.io.csv_data import read_csv_text
 
 SPECIES = ["setosa", "versicolor", "virginica"]
@@ -236,7 +237,8 @@ def test_the_help_names_the_estimators_default_rules(capsys):
     with pytest.raises(SystemExit):
         main(["fit", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    regress, classify = randomts.RandomTSRegressor().n_rules, RandomTSClassifier().n_rules
+    regress = resolved(randomts.RandomTSRegressor()).n_rules
+    classify = resolved(RandomTSClassifier()).n_rules
     assert f"{regress} to regress, {classify} to classify" in text
 
 

@@ -189,7 +189,7 @@ def test_centre_distributions(centers, extra):
         (
             {"normalize": "yes"},
             TypeError,
-            "The 'normalize' parameter of RandomTSRegressor must be a bool. Got 'yes' instead.",
+            "The 'normalize' parameter of RandomTSRegressor must be a bool or None. Got 'yes' instead.",
         ),
         (
             {"centers": "data2"},

@@ -221,6 +221,10 @@ def test_constant_consequents():
     rules = _grow(u, y, order=0)
     assert rules.order == 0 and rules.n_rules > 2
     assert np.sqrt(np.mean((rules.predict(u)[:, 0] - y) ** 2)) < 0.1
+    U, y = _surface(0, "sine")  # several inputs
+    rules = _grow(U, y, order=0)
+    assert rules.order == 0 and rules.n_rules > 2
+    assert np.sqrt(np.mean((rules.predict(U)[:, 0] - y) ** 2)) < 0.5 * y.std()
 
 
 @pytest.mark.parametrize("n_rows", [1, 3, 6])

@@ -133,7 +133,7 @@ def add_fit(commands):
     cmd.add_argument(
         "--learning",
         choices=("global", "local", "combined"),
-        default="global",
+        default=None,
         help="fit the consequents to the model's output (global, default), each rule to the "
         "data under it (local), or both (combined): local and combined rules say what the "
         "model does where they live; for few rules on the data, e.g. --rules 10 --centers "
@@ -149,7 +149,7 @@ def add_fit(commands):
     cmd.add_argument(
         "--centers",
         choices=("samples", "normal", "data", "kmeans"),
-        default="samples",
+        default=None,
         help="rule centres: training rows drawn at random (default), normal, uniform over the "
         "data's box, or the k-means clusters of the inputs (widths from their spread)",
     )
@@ -342,7 +342,7 @@ def _model_params(args):
     """The estimator's parameters that the command line sets (``--rules``: if given)."""
     params = dict(
         order=args.order,
-        normalize=args.normalize,
+        normalize=True if args.normalize else None,  # None: the structure's default
         standardize=args.standardize,
         alpha=args.alpha,
         learning=args.learning,

@@ -66,9 +66,14 @@ GROWN_RULES = 40
 #: The parameters that only random rules read: set with ``structure="grown"``, they are refused.
 RANDOM_ONLY = ("centers", "center_scale", "center_bounds", "width_range")
 
-#: The parameters of ``interpretable()``: rules grown where the data need them, averaged, each
-#: line fitted to the data under its rule.
-INTERPRETABLE = {"structure": "grown", "normalize": True, "learning": "local"}
+#: The parameters of ``interpretable()``: random rules on the data's k-means clusters,
+#: averaged, fitted by combined learning.
+INTERPRETABLE = {
+    "structure": "random",
+    "centers": "kmeans",
+    "normalize": True,
+    "learning": "combined",
+}
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ def resolved(model):
     Examples
     --------
     >>> from randomts import RandomTSClassifier, RandomTSRegressor
-    >>> grown = resolved(RandomTSRegressor())
+    >>> grown = resolved(RandomTSRegressor(structure="grown"))
     >>> grown.structure, grown.n_rules, grown.normalize, grown.learning, grown.centers
     ('grown', 40, True, 'local', None)
     >>> drawn = resolved(RandomTSRegressor(structure="random"))
@@ -153,7 +158,7 @@ def check_hyperparameters(model):
     Traceback (most recent call last):
     ...
     ValueError: The 'centers' parameter of RandomTSRegressor must be a str among {'samples', 'normal', 'uniform', 'data', 'kmeans'}. Got 'grid' instead.
-    >>> check_hyperparameters(RandomTSRegressor(centers="kmeans"))
+    >>> check_hyperparameters(RandomTSRegressor(structure="grown", centers="kmeans"))
     Traceback (most recent call last):
     ...
     ValueError: The 'centers' parameter of RandomTSRegressor places random rules; the rules of structure='grown' place themselves where the data need them. Got centers='kmeans': leave it None, or use structure='random'.

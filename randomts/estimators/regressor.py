@@ -34,12 +34,19 @@ __all__ = ["RandomTSRegressor"]
 
 
 class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
-    """Takagi-Sugeno regressor: rules grown where the data need them, or drawn at random.
+    """Takagi-Sugeno regressor: rules drawn at random, or grown where the data need them.
 
-    By default (``structure="grown"``) ``fit`` grows the rules where the
-    model's error is (:func:`randomts.fitting.growth.grow_rules`, a local
-    linear model tree in the manner of Nelles' LOLIMOT): from one linear rule
-    it cuts the region of the worst rule in two, at the median of its rows,
+    By default (``structure="random"``, the Shuffled Linear Model of the
+    paper), ``fit`` draws ``n_rules`` (100) Gaussian antecedents, then fits
+    every rule's consequent by one least-squares solve of the block system
+    ``K Gamma = Y``: the weighted sum of the rules by default, accurate, but
+    whose rules are terms of a sum that the others correct, not what the
+    model does where they live.
+
+    With ``structure="grown"``, ``fit`` grows the rules where the model's
+    error is (:func:`randomts.fitting.growth.grow_rules`, a local linear
+    model tree in the manner of Nelles' LOLIMOT): from one linear rule it
+    cuts the region of the worst rule in two, at the median of its rows,
     across the input that lowers the error most, and fits each rule's line
     to the data under it (weighted least squares, its slopes shrunk toward
     its parent's). The number of rules, up to ``n_rules`` (40), is chosen by
@@ -50,13 +57,6 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     that region; the output is the weighted average. Every rule then says
     what the model does where it lives, and beyond the data the model
     follows the outermost rules' lines.
-
-    With ``structure="random"`` (the Shuffled Linear Model of the paper),
-    ``fit`` draws ``n_rules`` (100) Gaussian antecedents, then fits every
-    rule's consequent by one least-squares solve of the block system
-    ``K Gamma = Y``: the weighted sum of the rules by default, accurate, but
-    whose rules are terms of a sum that the others correct, not what the
-    model does where they live.
 
     The defaults work on raw data of any scale and dimension:
 
@@ -87,7 +87,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     n_rules : int, optional
         The most rules grown (``structure="grown"``; None: 40), or the number
         of rules drawn (``structure="random"``; None: 100).
-    structure : {"grown", "random"}, default="grown"
+    structure : {"random", "grown"}, default="random"
         How the antecedents are made. ``"grown"``: grown where the data need
         them, their lines fitted locally (see above); ``centers``,
         ``center_scale``, ``center_bounds``, ``width_range`` and ``refine``
@@ -115,8 +115,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         ``1e-10`` to ``1e2`` times the mean squared column norm of ``K``,
         with the consequents shrunk toward the rule base that best reproduces
         the targets' mean (one eigendecomposition of ``K^T K``, or of ``K K^T``
-        when there are more unknowns than rows); the grid's least values are
-        not chosen (:data:`randomts.fitting.ridge.ALPHA_FLOOR`). A float ``>= 0``: that
+        when there are more unknowns than rows). A float ``>= 0``: that
         penalty, shrinking toward zero, solved by ``solver``; with ``0`` and
         at least as many unknowns as rows, ``fit`` warns
         (:class:`~randomts.exceptions.UnderdeterminedWarning`). With

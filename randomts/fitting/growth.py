@@ -125,6 +125,7 @@ def grow_rules(
     shrinkage=1.0,
     min_samples_leaf="auto",
     patience=8,
+    check_input=True,
 ):
     """Grow weighted-average rules where the model's error is, and fit them locally.
 
@@ -163,6 +164,9 @@ def grow_rules(
         one consequent plus one (``n_features + 2``, or 2 for ``order=0``).
     patience : int >= 1, default=8
         Stop after this many cuts in a row without a better criterion.
+    check_input : bool, default=True
+        Validate ``U`` and ``Y``; False when the caller has (finite float
+        arrays, ``Y`` of one or two dimensions).
 
     Returns
     -------
@@ -205,8 +209,9 @@ def grow_rules(
     >>> growth["width_factor"], growth["n_rules"][:4]
     (0.25, [1, 2, 3, 4])
     """
-    U = check_matrix(U, "U", row_label="row(s)", owner=_OWNER)
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", owner=_OWNER)
+    if check_input:
+        U = check_matrix(U, "U", row_label="row(s)", owner=_OWNER)
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs", owner=_OWNER)
     if Y.shape[0] != U.shape[0]:
         raise ValueError(
             f"U and Y must have the same number of rows; got {U.shape[0]} and {Y.shape[0]}."
@@ -399,7 +404,8 @@ def _local_fits(grams, centers, prior, penalty, n_outputs):
     gzy = grams[:, z, q : q + m]
     # T maps [u 1] to [u - c 1]: the centred blocks are T^T G T and T^T g
     T = np.broadcast_to(np.eye(p), (n_rules, p, p)).copy()
-    T[:, q, :q] = -centers
+    if q:  # constant consequents (order 0) have no regressors to centre
+        T[:, q, :q] = -centers
     system = np.einsum("iab,iac,icd->ibd", T, gzz, T)
     rhs = np.einsum("iab,iam->ibm", T, gzy)
     floor = _RIDGE_FLOOR * np.maximum(gzz[:, q, q], 1.0)

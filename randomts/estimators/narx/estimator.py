@@ -65,7 +65,17 @@ FOCUS = ("prediction", "simulation")
 EXTRAPOLATION = ("linear", "model")
 # The linear ARX model: one rule of a weighted average is a linear model, without a penalty
 # the least squares of the lagged rows.
-_ARX = {"n_rules": 1, "normalize": True, "alpha": 0.0}
+_ARX = {"structure": "random", "n_rules": 1, "normalize": True, "alpha": 0.0}
+# The candidates' random rules: a hundred summed, and ten on the data's clusters, averaged,
+# fitted by combined learning.
+_RANDOM = {"structure": "random"}
+_CLUSTERED = {
+    **_RANDOM,
+    "n_rules": 10,
+    "centers": "kmeans",
+    "normalize": True,
+    "learning": "combined",
+}
 
 
 def _is_arx(estimator):
@@ -171,12 +181,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         The model ``f`` of the lagged rows, cloned in :meth:`fit`. By default,
         with ``focus="simulation"``, three are fitted and refined, and the
         free run chooses (``selection_blocks``, ``selection_errors_``):
-        ``RandomTSRegressor()`` (100 random rules,
-        weighted sum), ``RandomTSRegressor.interpretable()`` (10 rules on
-        the data's clusters, weighted average) and a single rule (a linear
+        ``RandomTSRegressor(structure="random")`` (100 random rules,
+        weighted sum), 10 random rules on the data's clusters (weighted
+        average, combined learning) and a single rule (a linear
         ARX model); no one of them is best on every system (see
         :doc:`/user_guide/system_identification`). With
-        ``focus="prediction"``, ``RandomTSRegressor()``. A randomts regressor's ``alpha="auto"`` is
+        ``focus="prediction"``, ``RandomTSRegressor(structure="random")``. A randomts regressor's ``alpha="auto"`` is
         chosen by ``n_folds``-fold cross-validation on contiguous blocks of
         rows (``fit(X, y, folds=...)``); any other scikit-learn regressor is
         fitted as it is (then :meth:`explain`, :meth:`linearize` and
@@ -417,7 +427,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         return Settings(n_folds, horizon, max_iter, self.validation_fraction, selection_blocks)
 
     def _new_estimator(self):
-        estimator = RandomTSRegressor() if self.estimator is None else self.estimator
+        estimator = RandomTSRegressor(**_RANDOM) if self.estimator is None else self.estimator
         if not (hasattr(estimator, "fit") and callable(getattr(estimator, "predict", None))):
             raise TypeError(
                 f"The 'estimator' parameter of {_OWNER} must be a regressor with fit and "
@@ -436,8 +446,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             # a hundred random rules, ten rules on the data's clusters, one rule (a linear
             # model): the free run chooses
             candidates = [
-                RandomTSRegressor(),
-                RandomTSRegressor.interpretable(),
+                RandomTSRegressor(**_RANDOM),
+                RandomTSRegressor(**_CLUSTERED),
                 RandomTSRegressor(**_ARX),
             ]
             if self.random_state is not None:

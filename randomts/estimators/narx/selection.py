@@ -30,6 +30,7 @@ from sklearn.base import clone
 from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
 from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem, held_out_runs
+from randomts.estimators.parameters import resolved
 from randomts.estimators.saving import fit_scaling
 from randomts.fitting.local_learning import LearningStatistics, solve_learning
 from randomts.fuzzy.rulebase import RuleBase
@@ -241,7 +242,7 @@ def _fold_starts(estimator, problem, rows, touched, n_folds):
     that do not touch its block.
     """
     n_columns, n_outputs = problem.gamma0.shape
-    learning = estimator.get_params().get("learning", "global")
+    learning = resolved(estimator).learning
     alpha = estimator.alpha_
     chunk = max(1, _DESIGN_ELEMENTS // n_columns)
     groups = {}

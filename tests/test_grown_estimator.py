@@ -1,0 +1,135 @@
+"""The estimators with ``structure="grown"``: what every fitted model answers, grown rules too."""
+
+import numpy as np
+import pytest
+
+import randomts
+from randomts import RandomTSClassifier, RandomTSRegressor
+from randomts.analysis.agreement import rule_agreement
+from randomts.cli import main
+from randomts.estimators.parameters import resolved
+
+
+def _data(n_rows=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(n_rows, 2))
+    y = np.sin(1.5 * X[:, 0]) + 0.3 * X[:, 1] ** 2 + 0.05 * rng.normal(size=n_rows)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def grown():
+    X, y = _data()
+    return RandomTSRegressor(structure="grown").fit(X, y), X, y
+
+
+def test_the_default_is_the_random_rules_of_before():
+    # the parameters that follow the structure resolve to the explicit values of the
+    # random rules, so the two fits run the same arithmetic: equal exactly
+    X, y = _data(200)
+    default = RandomTSRegressor(random_state=0).fit(X, y)
+    explicit = RandomTSRegressor(
+        100, normalize=False, learning="global", centers="samples", random_state=0
+    ).fit(X, y)
+    assert resolved(default).structure == "random"
+    np.testing.assert_array_equal(default.predict(X), explicit.predict(X))
+
+
+def test_grown_rules_fit_the_curve_and_describe_it_where_they_live(grown):
+    model, X, y = grown
+    rules = model.rule_base_
+    assert rules.normalize and 2 <= rules.n_rules <= resolved(model).n_rules
+    assert model.score(X, y) > 0.95
+    # a rule's line at its own centre, against the model there, in standard deviations of y
+    assert np.abs(rule_agreement(rules, X, y).from_model).max() < 0.25
+    # no rule wider than its input's range
+    span = X.max(axis=0) - X.min(axis=0)
+    assert np.all(rules.sigmas <= span)
+
+
+def test_text_and_explanations_of_grown_rules(grown):
+    model, X, y = grown
+    text = model.rule_base_.to_text(X=X, y=y, top=3)
+    assert text.count("IF ") == 3 and "THEN" in text
+    explanation = model.explain(X[0])
+    assert np.isclose(explanation.prediction, model.predict(X[:1])[0], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".fis", ".fll"])
+def test_grown_models_save_and_load(grown, tmp_path, suffix):
+    model, X, _ = grown
+    path = tmp_path / f"model{suffix}"
+    randomts.save(model, path)
+    loaded = randomts.load(path)
+    # text formats keep every bit (repr of floats); the sums run in the same order
+    np.testing.assert_allclose(loaded.predict(X), model.predict(X), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::randomts.exceptions.ExtrapolationWarning")
+def test_intervals_of_grown_rules_cover_by_split_conformal():
+    X, y = _data(1500, seed=1)
+    model = RandomTSRegressor(structure="grown").fit(X[:700], y[:700])
+    model.conformalize(X[700:1000], y[700:1000])
+    low, high = model.predict_interval(X[1000:], coverage=0.9)
+    covered = np.mean((low <= y[1000:]) & (y[1000:] <= high))
+    # split conformal: 0.9 on average; 500 test rows and 300 calibration rows hold its
+    # spread well within 0.06
+    assert covered > 0.84
+    with pytest.raises(ValueError, match="conformalize\\(X_calibration, y_calibration\\)"):
+        RandomTSRegressor(structure="grown").fit_conformalize(X[:200], y[:200])
+
+
+def test_the_command_line_reads_grown_rules(grown, tmp_path, capsys):
+    model, X, y = grown
+    path = tmp_path / "model.json"
+    randomts.save(model, path)
+    data = tmp_path / "data.csv"
+    np.savetxt(data, np.column_stack([X, y]), delimiter=",", header="x1,x2,y", comments="")
+    assert main(["rules", str(path), "--data", str(data), "--top", "3", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("IF ") == 3
+
+
+def test_the_classifier_grows_per_class_scores():
+    X, y = _data(300)
+    labels = np.where(y > 0.5, "high", "low")
+    clf = RandomTSClassifier(structure="grown").fit(X, labels)
+    assert clf.rule_base_.normalize and clf.score(X, labels) > 0.9
+    probabilities = clf.predict_proba(X)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-9)
+
+
+def test_a_stream_grows_on_its_first_chunk_then_updates_the_lines():
+    X, y = _data(600)
+    model = RandomTSRegressor(structure="grown").partial_fit(X[:300], y[:300])
+    n_rules = model.rule_base_.n_rules
+    model.partial_fit(X[300:], y[300:])
+    assert model.rule_base_.n_rules == n_rules
+    assert model.score(X, y) > 0.9
+
+
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"centers": "kmeans"}, "centers"),
+        ({"refine": 5}, "refine"),
+        ({"normalize": False}, "normalize"),
+    ],
+)
+def test_what_grown_rules_do_not_read_is_refused(params, name):
+    X, y = _data(100)
+    with pytest.raises(ValueError, match=f"'{name}' parameter of RandomTSRegressor"):
+        RandomTSRegressor(structure="grown", **params).fit(X, y)
+
+
+def test_dask_rows_refuse_grown_rules():
+    da = pytest.importorskip("dask.array")
+    from randomts.distributed import fit_estimator_dask
+
+    X, y = _data(2000)
+    with pytest.raises(ValueError, match="structure='random'"):
+        fit_estimator_dask(
+            RandomTSRegressor(structure="grown"),
+            da.from_array(X, chunks=(500, 2)),
+            da.from_array(y, chunks=500),
+        )
