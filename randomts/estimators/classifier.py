@@ -140,6 +140,12 @@ center_scale, center_bounds, refine, random_state, n_jobs
     True
     >>> clf.predict_proba(X.iloc[:2]).sum(axis=1).round(6)
     array([1., 1.])
+
+    The class scores of rules grown where the data need them:
+
+    >>> grown = RandomTSClassifier(structure="grown").fit(X, names[y])
+    >>> grown.rule_base_.normalize, round(grown.score(X, names[y]), 2) >= 0.95
+    (True, True)
     """
 
     #: The rules ``structure="random"`` draws when ``n_rules`` is None: class boundaries are

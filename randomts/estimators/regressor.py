@@ -241,6 +241,13 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     >>> moved = RandomTSRegressor(n_rules=20, random_state=0).fit(1000 * X + 300, y)
     >>> bool(np.allclose(moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6))
     True
+
+    Rules grown where the data need them, each line a fit of the data under
+    its rule (at most ``n_rules``; the leave-one-out error chooses how many):
+
+    >>> grown = RandomTSRegressor(structure="grown").fit(X, y)
+    >>> grown.rule_base_.normalize, 2 <= len(grown.rule_base_) <= 40, grown.score(X, y) > 0.99
+    (True, True, True)
     """
 
     @classmethod
