@@ -406,9 +406,10 @@ def fit_estimator_dask(estimator, X, y, *, split_every=8, client=None):
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = 50 + 10 * rng.normal(size=(800, 2)); y = np.tanh((X[:, 0] - 50) / 10) - X[:, 1] / 10
-    >>> model = fit_estimator_dask(RandomTSRegressor(n_rules=10, random_state=0),
-    ...                            da.from_array(X, chunks=(200, 2)), da.from_array(y, chunks=200))
-    >>> whole = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    >>> drawn = RandomTSRegressor(n_rules=10, structure="random", random_state=0)
+    >>> model = fit_estimator_dask(drawn, da.from_array(X, chunks=(200, 2)),
+    ...                            da.from_array(y, chunks=200))
+    >>> whole = RandomTSRegressor(n_rules=10, structure="random", random_state=0).fit(X, y)
     >>> bool(np.isclose(model.alpha_, whole.alpha_, rtol=1e-12))  # the same grid point
     True
     >>> bool(np.max(np.abs(model.predict(X) - whole.predict(X))) < 1e-6)

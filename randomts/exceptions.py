@@ -112,7 +112,9 @@ class UnderdeterminedWarning(RandomTSWarning):
     >>> X = np.linspace(0, 1, 20).reshape(-1, 1)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     _ = RandomTSRegressor(n_rules=10, alpha=0.0, random_state=0).fit(X, X[:, 0])
+    ...     _ = RandomTSRegressor(
+    ...         n_rules=10, structure="random", alpha=0.0, random_state=0
+    ...     ).fit(X, X[:, 0])
     >>> [w.category.__name__ for w in caught]
     ['UnderdeterminedWarning']
     """

@@ -93,11 +93,17 @@ def models():
     two = np.column_stack([y, np.cos(X[:, 0] / 30) - X[:, 1] ** 2])
     labels3 = np.where(y > 0.3, "high", np.where(y < -0.3, "low", "mid"))
     found = [
-        ("default", RandomTSRegressor(random_state=0).fit(X, y)),
+        ("default", RandomTSRegressor(random_state=0, structure="random").fit(X, y)),
         ("grown rules", RandomTSRegressor(structure="grown", random_state=0).fit(X, y)),
         ("interpretable", RandomTSRegressor.interpretable(random_state=0).fit(X, y)),
-        ("two outputs", RandomTSRegressor(n_rules=30, random_state=1).fit(X, two)),
-        ("order 0", RandomTSRegressor(n_rules=30, order=0, random_state=2).fit(X, y)),
+        (
+            "two outputs",
+            RandomTSRegressor(n_rules=30, random_state=1, structure="random").fit(X, two),
+        ),
+        (
+            "order 0",
+            RandomTSRegressor(n_rules=30, order=0, random_state=2, structure="random").fit(X, y),
+        ),
         (
             "weighted sum",
             RandomTSRegressor(
@@ -116,16 +122,19 @@ def models():
                 n_rules=20, structure="random", normalize=True, order=0, random_state=5
             ).fit(X, y),
         ),
-        ("classifier, 2 classes", RandomTSClassifier(n_rules=20, random_state=0).fit(X, y > 0)),
+        (
+            "classifier, 2 classes",
+            RandomTSClassifier(n_rules=20, random_state=0, structure="random").fit(X, y > 0),
+        ),
         (
             "classifier, 3 classes",
             RandomTSClassifier.interpretable(random_state=0).fit(X, labels3),
         ),
         (
             "pipeline",
-            make_pipeline(StandardScaler(), RandomTSRegressor(n_rules=20, random_state=6)).fit(
-                X, y
-            ),
+            make_pipeline(
+                StandardScaler(), RandomTSRegressor(n_rules=20, random_state=6, structure="random")
+            ).fit(X, y),
         ),
     ]
     at = rows(X)

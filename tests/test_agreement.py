@@ -15,7 +15,7 @@ def _data(seed=0, n_samples=400):
 
 def test_the_figures_are_those_of_their_definitions():
     X, y = _data()
-    rb = RandomTSRegressor(n_rules=15, random_state=0).fit(X, y).rule_base_
+    rb = RandomTSRegressor(n_rules=15, random_state=0, structure="random").fit(X, y).rule_base_
     found = rule_agreement(rb, X, y)
     sd = y.std()
     for i, center in enumerate(rb.centers):
@@ -66,7 +66,7 @@ def test_the_noise_of_the_data_alone_seldom_raises_a_flag():
 @pytest.mark.parametrize("seed", range(3))
 def test_a_weighted_sum_of_many_random_rules_is_flagged(seed):
     X, y = _data(seed)
-    model = RandomTSRegressor(n_rules=40, random_state=seed).fit(X, y)
+    model = RandomTSRegressor(n_rules=40, random_state=seed, structure="random").fit(X, y)
     text = model.rule_base_.to_text(X=X, y=y, top=5)
     rules = [line for line in text.splitlines() if line.startswith("R")]
     assert len(rules) == 5 and all("# at c: model " in line for line in rules)
@@ -99,7 +99,7 @@ def test_a_width_beyond_the_data_is_named():
 def test_each_output_gets_its_own_figures():
     X, y = _data()
     Y = np.column_stack([y, -2.0 * y])
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, Y)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, Y)
     found = rule_agreement(model.rule_base_, X, Y)
     np.testing.assert_allclose(found.data[:, 1], -2.0 * found.data[:, 0], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(
@@ -120,7 +120,7 @@ def test_y_needs_X_and_matching_rows():
 
 def test_the_table_has_the_figures_and_the_check():
     X, y = _data()
-    model = RandomTSRegressor(n_rules=40, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=40, random_state=0, structure="random").fit(X, y)
     rb = model.rule_base_
     found = rule_agreement(rb, X, y)
     table = rb.table(fmt="tsv", precision=None, X=X, y=y)

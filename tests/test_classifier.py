@@ -17,9 +17,18 @@ SMALL = dict(n_rules=12, standardize=True, alpha=1e-2)
 
 @parametrize_with_checks(
     [
-        RandomTSClassifier(random_state=0),
         RandomTSClassifier(
-            n_rules=50, order=0, normalize=True, standardize=True, alpha=1e-3, random_state=0
+            structure="random"
+        ),  # the defaults: rules grown where the data need them
+        RandomTSClassifier(random_state=0, structure="random"),
+        RandomTSClassifier(
+            n_rules=50,
+            order=0,
+            normalize=True,
+            standardize=True,
+            alpha=1e-3,
+            random_state=0,
+            structure="random",
         ),
     ]
 )
@@ -45,7 +54,7 @@ def iris():
 def test_labels_of_any_type_come_back(labels):
     X, _ = load_iris(return_X_y=True)
     y = labels[load_iris().target]
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     assert clf.classes_.tolist() == sorted(set(y.tolist()))
     predicted = clf.predict(X)
     assert predicted.dtype == clf.classes_.dtype
@@ -55,7 +64,7 @@ def test_labels_of_any_type_come_back(labels):
 
 def test_bool_labels_are_binary():
     X, y = make_classification(n_samples=200, n_features=4, random_state=0)
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y.astype(bool))
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y.astype(bool))
     assert clf.classes_.tolist() == [False, True]
     assert clf.decision_function(X).shape == (200,)
     assert clf.predict(X).dtype == bool
@@ -64,11 +73,13 @@ def test_bool_labels_are_binary():
 
 def test_multiclass_scores_are_the_regression_of_one_hot_targets():
     X, y = iris()
-    clf = RandomTSClassifier(**SMALL, random_state=3).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=3, structure="random").fit(X, y)
     one_hot = (y[:, None] == clf.classes_[None, :]).astype(float)
     # the classifier's default widths for the weighted sum: b_i ~ U(0, 2 / n_features]
     widths = (0.0, 2.0 / X.shape[1])
-    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=3).fit(X, one_hot)
+    regressor = RandomTSRegressor(
+        **SMALL, width_range=widths, random_state=3, structure="random"
+    ).fit(X, one_hot)
     np.testing.assert_allclose(
         clf.decision_function(X), regressor.predict(X), rtol=1e-10, atol=1e-12
     )
@@ -80,10 +91,10 @@ def test_binary_score_is_the_difference_of_one_hot_scores():
     X, y = make_classification(
         n_samples=150, n_features=3, n_informative=3, n_redundant=0, random_state=1
     )
-    clf = RandomTSClassifier(**SMALL, random_state=1).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=1, structure="random").fit(X, y)
     one_hot = np.column_stack([y == 0, y == 1]).astype(float)
     widths = (0.0, 2.0 / X.shape[1])
-    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=1)
+    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=1, structure="random")
     scores = regressor.fit(X, one_hot).predict(X)
     np.testing.assert_allclose(
         clf.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-8, atol=1e-10
@@ -96,7 +107,7 @@ def test_probabilities_are_a_softmax_consistent_with_predict(n_classes):
     X, y = make_classification(
         n_samples=300, n_features=6, n_informative=4, n_classes=n_classes, random_state=n_classes
     )
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     proba = clf.predict_proba(X)
     assert proba.shape == (300, n_classes)
     assert np.all((proba >= 0) & (proba <= 1))
@@ -112,7 +123,7 @@ def test_probabilities_are_a_softmax_consistent_with_predict(n_classes):
 
 def test_temperature_minimises_the_smoothed_cross_entropy():
     X, y = iris()
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     scores = clf.decision_function(X)
     index = np.searchsorted(clf.classes_, y)
     counts = np.bincount(index)
@@ -133,7 +144,7 @@ def test_separable_training_data_keep_a_finite_temperature():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal(-5, 1, (40, 2)), rng.normal(5, 1, (40, 2))])
     y = np.repeat([0, 1], 40)
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     assert clf.score(X, y) == 1.0  # exact: every label right is a fraction of 1
     proba = clf.predict_proba(X)
     assert 0.9 < proba.max(axis=1).min() and proba.max() < 1.0 - 1e-6
@@ -144,7 +155,9 @@ def test_rules_name_the_classes_and_the_features():
     data = load_iris(as_frame=True)
     X = data.data.rename(columns=lambda c: c.replace(" (cm)", "").replace(" ", "_"))
     y = pd.Series(data.target_names[data.target], name="species")
-    clf = RandomTSClassifier(n_rules=3, standardize=True, alpha=1.0, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(
+        n_rules=3, standardize=True, alpha=1.0, random_state=0, structure="random"
+    ).fit(X, y)
     text = clf.rule_base_.to_text(precision=3)
     assert "\n    score(setosa) = " in text and "THEN\n" in text
     assert "\n    score(versicolor) = " in text and "\n    score(virginica) = " in text
@@ -167,7 +180,7 @@ def test_rules_name_the_classes_and_the_features():
 def test_load_gives_back_the_fitted_classifier(tmp_path, extension, labels):
     X, target = load_iris(return_X_y=True)
     y = labels[target]
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     path = tmp_path / f"model{extension}"
     randomts.save(clf, path)
     loaded = randomts.load(path)
@@ -192,7 +205,7 @@ def test_a_loaded_classifier_keeps_the_feature_names(tmp_path):
     data = load_iris(as_frame=True)
     X = data.data.rename(columns=lambda c: c.replace(" (cm)", "").replace(" ", "_"))
     y = pd.Series(data.target_names[data.target], name="species").astype(object)
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     assert clf.classes_.dtype == object
     randomts.save(clf, tmp_path / "iris.fis")
     loaded = randomts.load(tmp_path / "iris.fis")
@@ -209,7 +222,9 @@ def test_a_saved_pipeline_with_a_scaler_loads_as_the_classifier(tmp_path):
     from sklearn.preprocessing import MinMaxScaler
 
     X, y = iris()
-    pipeline = make_pipeline(MinMaxScaler(), RandomTSClassifier(**SMALL, random_state=0))
+    pipeline = make_pipeline(
+        MinMaxScaler(), RandomTSClassifier(**SMALL, random_state=0, structure="random")
+    )
     pipeline.fit(X, y)
     randomts.save(pipeline, tmp_path / "pipeline.json")
     loaded = randomts.load(tmp_path / "pipeline.json")
@@ -224,7 +239,7 @@ def test_a_damaged_classifier_record_is_a_format_error(tmp_path):
     import json
 
     X, y = iris()
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     randomts.save(clf, tmp_path / "model.json")
     document = json.loads((tmp_path / "model.json").read_text())
     record = document["metadata"]["estimator_state"]["classifier"]
@@ -241,7 +256,7 @@ def test_a_damaged_classifier_record_is_a_format_error(tmp_path):
 def test_string_labels_in_an_object_array_are_saved_as_strings(tmp_path):
     X, y = iris()
     y = y.astype(object)
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, y)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, y)
     assert clf.classes_.dtype == object  # strings in an object array: saved as str
     randomts.save(clf, tmp_path / "ok.json")
     loaded = randomts.load(tmp_path / "ok.json")
@@ -254,7 +269,7 @@ def test_saved_binary_rule_base_gives_labels_by_sign(tmp_path):
         n_samples=120, n_features=3, n_informative=2, n_redundant=0, random_state=0
     )
     labels = np.array(["benign", "malignant"])[y]
-    clf = RandomTSClassifier(**SMALL, random_state=0).fit(X, labels)
+    clf = RandomTSClassifier(**SMALL, random_state=0, structure="random").fit(X, labels)
     randomts.save(clf, tmp_path / "model.json")
     rule_base = randomts.load(tmp_path / "model.json").rule_base_
     score = np.asarray(rule_base.predict(X)).reshape(-1)
@@ -266,13 +281,13 @@ def test_saved_binary_rule_base_gives_labels_by_sign(tmp_path):
 def test_one_class_is_refused_with_a_clear_message():
     X = np.random.default_rng(0).normal(size=(10, 2))
     with pytest.raises(ValueError, match="at least 2 classes in y; got 1 class: \\['a'\\]"):
-        RandomTSClassifier().fit(X, ["a"] * 10)
+        RandomTSClassifier(structure="random").fit(X, ["a"] * 10)
 
 
 def test_continuous_targets_are_refused():
     X = np.random.default_rng(0).normal(size=(10, 2))
     with pytest.raises(ValueError, match="Unknown label type"):
-        RandomTSClassifier().fit(X, np.linspace(0, 1, 10))
+        RandomTSClassifier(structure="random").fit(X, np.linspace(0, 1, 10))
 
 
 @pytest.mark.parametrize(
@@ -287,15 +302,17 @@ def test_continuous_targets_are_refused():
 def test_bad_hyperparameters_name_the_classifier(params, error, message):
     X, y = iris()
     with pytest.raises(error, match=message):
-        RandomTSClassifier(**params).fit(X, y)
+        RandomTSClassifier(**params, structure="random").fit(X, y)
 
 
 def test_the_classifier_takes_the_regressor_parameters_and_defaults_but_two():
-    own = RandomTSClassifier().get_params()
-    defaults = RandomTSRegressor().get_params()
+    own = RandomTSClassifier(structure="random").get_params()
+    defaults = RandomTSRegressor(structure="random").get_params()
     assert set(own) == set(defaults)
     assert all(own[name] == defaults[name] for name in defaults if name != "n_rules")
-    assert own["n_rules"] is None and resolved(RandomTSClassifier()).n_rules == 150
+    assert (
+        own["n_rules"] is None and resolved(RandomTSClassifier(structure="random")).n_rules == 150
+    )
     # the widths the classifier draws by default for the weighted sum: b up to 2 / n_features,
     # four times the regressor's; the rules are the regressor's given that range (the same
     # draws from the same generator, so the arrays are equal exactly)
@@ -307,16 +324,18 @@ def test_the_classifier_takes_the_regressor_parameters_and_defaults_but_two():
         ({"normalize": True}, {"normalize": True}),
         ({"width_range": (0.1, 0.2)}, {"width_range": (0.1, 0.2)}),
     ]:
-        clf = RandomTSClassifier(n_rules=10, random_state=0, **params).fit(X, y)
-        reg = RandomTSRegressor(n_rules=10, random_state=0, **regressor_params).fit(X, scores)
+        clf = RandomTSClassifier(n_rules=10, random_state=0, **params, structure="random").fit(X, y)
+        reg = RandomTSRegressor(
+            n_rules=10, random_state=0, **regressor_params, structure="random"
+        ).fit(X, scores)
         assert np.array_equal(clf.rule_base_.sigmas, reg.rule_base_.sigmas)
         assert np.array_equal(clf.rule_base_.centers, reg.rule_base_.centers)
 
 
 def test_same_seed_same_model():
     X, y = iris()
-    first = RandomTSClassifier(**SMALL, random_state=5).fit(X, y)
-    second = RandomTSClassifier(**SMALL, random_state=5).fit(X, y)
+    first = RandomTSClassifier(**SMALL, random_state=5, structure="random").fit(X, y)
+    second = RandomTSClassifier(**SMALL, random_state=5, structure="random").fit(X, y)
     assert first.rule_base_ == second.rule_base_
     assert first.temperature_ == second.temperature_
 
@@ -326,5 +345,7 @@ def test_held_out_accuracy_on_iris():
     rng = np.random.default_rng(0)
     order = rng.permutation(y.size)
     train, test = order[:100], order[100:]
-    clf = RandomTSClassifier(n_rules=20, standardize=True, alpha=1.0, random_state=0)
+    clf = RandomTSClassifier(
+        n_rules=20, standardize=True, alpha=1.0, random_state=0, structure="random"
+    )
     assert clf.fit(X[train], y[train]).score(X[test], y[test]) >= 0.9

@@ -29,7 +29,9 @@ def data():
 @pytest.fixture
 def model_json(tmp_path, data):
     path = tmp_path / "model.json"
-    randomts.save(RandomTSRegressor(n_rules=12, random_state=0).fit(*data), path)
+    randomts.save(
+        RandomTSRegressor(n_rules=12, random_state=0, structure="random").fit(*data), path
+    )
     return path
 
 
@@ -38,7 +40,10 @@ def test_convert_to_c_writes_a_program_that_predicts_as_the_model(tmp_path, caps
     X, y = data
     for name, model in [
         ("regressor", RandomTSRegressor.interpretable(random_state=0).fit(X, y)),
-        ("classifier", RandomTSClassifier(n_rules=10, random_state=0).fit(X, y > 0)),
+        (
+            "classifier",
+            RandomTSClassifier(n_rules=10, random_state=0, structure="random").fit(X, y > 0),
+        ),
     ]:
         source = tmp_path / f"{name}.json"
         randomts.save(model, source)

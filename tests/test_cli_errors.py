@@ -19,7 +19,10 @@ def files(tmp_path_factory):
     data = folder / "data.csv"
     write_csv(data, ["a", "b", "y"], np.column_stack([X, X[:, 0] * X[:, 1]]))
     model = folder / "model.json"
-    randomts.save(randomts.RandomTSRegressor(n_rules=4, random_state=0).fit(X, X[:, 0]), model)
+    randomts.save(
+        randomts.RandomTSRegressor(n_rules=4, random_state=0, structure="random").fit(X, X[:, 0]),
+        model,
+    )
     paths = {"data": data, "model": model, "folder": folder, "missing": folder / "missing.csv"}
     for name, content in {
         "empty.csv": "",

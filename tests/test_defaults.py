@@ -27,8 +27,10 @@ def smooth_data(n_samples, n_features, seed=0, noise=0.05):
 @pytest.mark.parametrize("n_features, n_rules", [(1, 30), (2, 100), (10, 100), (10, 5)])
 def test_shifting_and_rescaling_the_inputs_changes_nothing(n_features, n_rules):
     X, y = smooth_data(300, n_features)
-    model = RandomTSRegressor(n_rules=n_rules, random_state=0).fit(X, y)
-    moved = RandomTSRegressor(n_rules=n_rules, random_state=0).fit(1000 * X + 300, y)
+    model = RandomTSRegressor(n_rules=n_rules, random_state=0, structure="random").fit(X, y)
+    moved = RandomTSRegressor(n_rules=n_rules, random_state=0, structure="random").fit(
+        1000 * X + 300, y
+    )
     assert moved.alpha_ == pytest.approx(model.alpha_, rel=1e-9)
     np.testing.assert_allclose(
         moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6, atol=1e-9
@@ -39,7 +41,7 @@ def test_shifting_and_rescaling_the_inputs_changes_nothing(n_features, n_rules):
 def test_inputs_far_from_the_origin_give_a_useful_model():
     X, y = smooth_data(400, 3, seed=1)
     X = 300 + 50 * X  # inputs in 250-350
-    model = RandomTSRegressor(random_state=0).fit(X[:300], y[:300])
+    model = RandomTSRegressor(random_state=0, structure="random").fit(X[:300], y[:300])
     assert model.score(X[300:], y[300:]) > 0.95
     # the paper's setting, on the same raw inputs, fires no rule: an error, not a zero model
     with warnings.catch_warnings():
@@ -55,9 +57,9 @@ def test_targets_far_from_zero_give_the_same_model_shifted(n_features):
     # mean, stays below a thousandth of the targets' spread up to 1000 spreads away from 0
     X, y = smooth_data(300, n_features)
     spread = y.std()
-    model = RandomTSRegressor(random_state=0).fit(X, y)
+    model = RandomTSRegressor(random_state=0, structure="random").fit(X, y)
     for offset in (1e2 * spread, -1e3 * spread):
-        shifted = RandomTSRegressor(random_state=0).fit(X, y + offset)
+        shifted = RandomTSRegressor(random_state=0, structure="random").fit(X, y + offset)
         assert shifted.alpha_ == pytest.approx(model.alpha_, rel=1e-9)
         difference = shifted.predict(X) - offset - model.predict(X)
         assert np.max(np.abs(difference)) < 1e-3 * spread
@@ -66,22 +68,30 @@ def test_targets_far_from_zero_give_the_same_model_shifted(n_features):
 def test_targets_whose_mean_dwarfs_their_spread_warn():
     X, y = smooth_data(200, 2)
     with pytest.warns(RandomTSWarning, match=r"mean of the targets .* standard deviation"):
-        RandomTSRegressor(random_state=0).fit(X, y + 1e5 * y.std())
+        RandomTSRegressor(random_state=0, structure="random").fit(X, y + 1e5 * y.std())
     with pytest.warns(RandomTSWarning, match=r"mean of output 1 "):
-        RandomTSRegressor(random_state=0).fit(X, np.column_stack([y, y + 1e5 * y.std()]))
+        RandomTSRegressor(random_state=0, structure="random").fit(
+            X, np.column_stack([y, y + 1e5 * y.std()])
+        )
     with pytest.warns(RandomTSWarning, match=r"mean of the targets"):  # from the first chunk
-        RandomTSRegressor(random_state=0).partial_fit(X[:100], y[:100] + 1e5 * y.std())
+        RandomTSRegressor(random_state=0, structure="random").partial_fit(
+            X[:100], y[:100] + 1e5 * y.std()
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error", RandomTSWarning)
-        RandomTSRegressor(random_state=0).fit(X, y + 1e3 * y.std())
-        RandomTSRegressor(normalize=True, random_state=0).fit(X, y + 1e5 * y.std())
-        RandomTSRegressor(random_state=0).fit(X, np.full(200, 7.0))  # constant: exact enough
+        RandomTSRegressor(random_state=0, structure="random").fit(X, y + 1e3 * y.std())
+        RandomTSRegressor(normalize=True, random_state=0, structure="random").fit(
+            X, y + 1e5 * y.std()
+        )
+        RandomTSRegressor(random_state=0, structure="random").fit(
+            X, np.full(200, 7.0)
+        )  # constant: exact enough
 
 
 @pytest.mark.filterwarnings("error::randomts.exceptions.RandomTSWarning")
 def test_ten_inputs_fire_rules_and_fit():
     X, y = smooth_data(300, 10, seed=2)
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, y)
     assert model.score(X, y) > 0.9
     strongest = model.rule_base_.firing_strengths(X).max(axis=1)
     assert np.median(strongest) > 0.1
@@ -104,7 +114,11 @@ def test_paper_is_the_paper_setting():
 
 def test_default_centres_are_training_rows():
     X, y = smooth_data(200, 3)
-    centers = RandomTSRegressor(n_rules=50, random_state=0).fit(X, y).rule_base_.centers
+    centers = (
+        RandomTSRegressor(n_rules=50, random_state=0, structure="random")
+        .fit(X, y)
+        .rule_base_.centers
+    )
     distance = np.abs(centers[:, None, :] - X[None, :, :]).max(axis=2).min(axis=1)
     assert np.all(distance < 1e-12)
     assert len({tuple(c) for c in np.round(centers, 12)}) == 50  # distinct rows
@@ -113,12 +127,12 @@ def test_default_centres_are_training_rows():
 def test_alpha_auto_is_the_leave_one_out_choice_and_helps_on_noisy_data():
     X, y = smooth_data(600, 2, seed=3, noise=0.3)
     fit, test = slice(0, 300), slice(300, None)
-    auto = RandomTSRegressor(random_state=0).fit(X[fit], y[fit])
+    auto = RandomTSRegressor(random_state=0, structure="random").fit(X[fit], y[fit])
     assert auto.alpha_ > 0
     with pytest.warns(
         UnderdeterminedWarning, match="300 unknowns per output .100 rules. to 300 rows"
     ):
-        exact = RandomTSRegressor(alpha=0.0, random_state=0).fit(X[fit], y[fit])
+        exact = RandomTSRegressor(alpha=0.0, random_state=0, structure="random").fit(X[fit], y[fit])
     mse_auto = np.mean((auto.predict(X[test]) - y[test]) ** 2)
     mse_exact = np.mean((exact.predict(X[test]) - y[test]) ** 2)
     assert mse_auto < 0.15 and mse_exact > 5 * mse_auto  # measured 0.093 and 0.65
@@ -129,18 +143,24 @@ def test_underdetermined_warning_becomes_an_error_and_is_silent_otherwise():
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnderdeterminedWarning)
         with pytest.raises(UnderdeterminedWarning, match="alpha='auto'"):
-            RandomTSRegressor(n_rules=34, alpha=0.0).fit(X, y)  # 102 unknowns, 100 rows
-        RandomTSRegressor(n_rules=33, alpha=0.0).fit(X, y)  # 99 unknowns: no warning
-        RandomTSRegressor(n_rules=34, alpha=1e-6).fit(X, y)
-        RandomTSRegressor(n_rules=34).fit(X, y)
+            RandomTSRegressor(n_rules=34, alpha=0.0, structure="random").fit(
+                X, y
+            )  # 102 unknowns, 100 rows
+        RandomTSRegressor(n_rules=33, alpha=0.0, structure="random").fit(
+            X, y
+        )  # 99 unknowns: no warning
+        RandomTSRegressor(n_rules=34, alpha=1e-6, structure="random").fit(X, y)
+        RandomTSRegressor(n_rules=34, structure="random").fit(X, y)
         # partial_fit does not warn: the rows of later chunks may make up for it
-        RandomTSRegressor(n_rules=34, alpha=0.0).partial_fit(X[:50], y[:50])
+        RandomTSRegressor(n_rules=34, alpha=0.0, structure="random").partial_fit(X[:50], y[:50])
 
 
 @pytest.mark.parametrize("normalize", [False, True])
 def test_extrapolation_warning_gives_the_fraction_of_rows(normalize):
     X, y = smooth_data(300, 2)
-    model = RandomTSRegressor(n_rules=20, normalize=normalize, random_state=0).fit(X, y)
+    model = RandomTSRegressor(
+        n_rules=20, normalize=normalize, random_state=0, structure="random"
+    ).fit(X, y)
     low, high = X.min(axis=0), X.max(axis=0)
     edge = high + 0.09 * (high - low)  # past the range, within the margin
     far = np.array([[50.0, 0.0], [0.0, -80.0], X.mean(axis=0), edge])
@@ -165,7 +185,7 @@ def test_the_range_warning_says_how_far_out_each_input_is(margin):
     from randomts.core.ranges import EXTRAPOLATION_MARGIN
 
     X, y = smooth_data(200, 3)
-    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(X, y)
     low, high = X.min(axis=0), X.max(axis=0)
     row = X.mean(axis=0)
     row[2] = low[2] - margin * (high[2] - low[2])  # beyond the minimum of the third input
@@ -220,10 +240,10 @@ def test_ridge_loo_equals_refitting_without_each_row(n_samples, n_columns, towar
 
 def test_partial_fit_with_alpha_auto_takes_alpha_from_the_first_chunk():
     X, y = smooth_data(600, 3, noise=0.2)
-    streamed = RandomTSRegressor(n_rules=30, random_state=0)
+    streamed = RandomTSRegressor(n_rules=30, random_state=0, structure="random")
     for rows in np.array_split(np.arange(600), 3):
         streamed.partial_fit(X[rows], y[rows])
-    first = RandomTSRegressor(n_rules=30, random_state=0).fit(X[:200], y[:200])
+    first = RandomTSRegressor(n_rules=30, random_state=0, structure="random").fit(X[:200], y[:200])
     # the same grid point; its value (the grid times the spectrum's mean) is computed in both
     assert streamed.alpha_ == pytest.approx(first.alpha_, rel=1e-12)
     assert streamed.score(X, y) > 0.95
@@ -234,7 +254,11 @@ def test_on_the_diabetes_data_the_defaults_are_as_good_as_ridge():
     X, y = load_diabetes(return_X_y=True, scaled=False)
     ratios = []
     for train, test in ShuffleSplit(3, test_size=0.25, random_state=0).split(X):
-        ours = RandomTSRegressor(random_state=0).fit(X[train], y[train]).predict(X[test])
+        ours = (
+            RandomTSRegressor(random_state=0, structure="random")
+            .fit(X[train], y[train])
+            .predict(X[test])
+        )
         ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
         theirs = ridge.fit(X[train], y[train]).predict(X[test])
         ratios.append(np.sqrt(np.mean((ours - y[test]) ** 2) / np.mean((theirs - y[test]) ** 2)))

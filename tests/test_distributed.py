@@ -163,14 +163,14 @@ def test_dask_errors():
     with pytest.raises(TypeError, match="estimator must be a RandomTSRegressor"):
         fit_estimator_dask(RuleBase.random(3, n_rules=2), X, da.zeros(10))
     with pytest.raises(ValueError, match="same number of rows; got 10 and 9"):
-        fit_estimator_dask(RandomTSRegressor(), X, da.zeros(9))
+        fit_estimator_dask(RandomTSRegressor(structure="random"), X, da.zeros(9))
     with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
-        fit_estimator_dask(RandomTSRegressor(n_rules=0), X, da.zeros(10))
+        fit_estimator_dask(RandomTSRegressor(n_rules=0, structure="random"), X, da.zeros(10))
     with pytest.raises(TypeError, match="The 'n_rules' parameter of RandomTSRegressor"):
-        fit_estimator_dask(RandomTSRegressor(n_rules="many"), X, da.zeros(10))
+        fit_estimator_dask(RandomTSRegressor(n_rules="many", structure="random"), X, da.zeros(10))
     for params in ({"centers": "kmeans"}, {"refine": 3}):
         with pytest.raises(ValueError, match="need them all in memory"):
-            fit_estimator_dask(RandomTSRegressor(**params), X, da.zeros(10))
+            fit_estimator_dask(RandomTSRegressor(**params, structure="random"), X, da.zeros(10))
 
 
 def noisy_data(seed, n=2400):
@@ -199,13 +199,13 @@ def test_estimator_at_any_setting_on_dask_equals_fit(client, params):
     chunks = ((500,) * 4 + (400,),)
     with distributed.get_task_stream(client) as tasks:
         model = fit_estimator_dask(
-            RandomTSRegressor(n_rules=20, random_state=2, **params),
+            RandomTSRegressor(n_rules=20, random_state=2, **params, structure="random"),
             da.from_array(X, chunks=chunks + ((3,),)),
             da.from_array(y, chunks=chunks),
             split_every=2,
             client=client,
         )
-    whole = RandomTSRegressor(n_rules=20, random_state=2, **params).fit(X, y)
+    whole = RandomTSRegressor(n_rules=20, random_state=2, **params, structure="random").fit(X, y)
     assert model.get_params() == whole.get_params()
     assert model.alpha_ == pytest.approx(whole.alpha_, rel=1e-10)
     # The mean and deviation of the columns are summed in another order than NumPy's; a
@@ -237,17 +237,17 @@ def test_estimator_at_any_setting_on_dask_equals_fit(client, params):
 def test_estimator_on_dask_with_fewer_rows_than_unknowns_fits_them_in_memory(client):
     X, y = noisy_data(6, n=150)  # 100 rules x 4 unknowns > 150 rows: the row space
     model = fit_estimator_dask(
-        RandomTSRegressor(random_state=0),
+        RandomTSRegressor(random_state=0, structure="random"),
         da.from_array(X, chunks=(50, 3)),
         da.from_array(y, chunks=50),
     )
-    whole = RandomTSRegressor(random_state=0).fit(X, y)
+    whole = RandomTSRegressor(random_state=0, structure="random").fit(X, y)
     np.testing.assert_array_equal(model.predict(X), whole.predict(X))
 
 
 def test_the_estimator_given_to_dask_is_left_unchanged(client):
     X, y = noisy_data(7, n=600)
-    template = RandomTSRegressor(n_rules=5, random_state=0)
+    template = RandomTSRegressor(n_rules=5, random_state=0, structure="random")
     model = fit_estimator_dask(
         template, da.from_array(X, chunks=(200, 3)), da.from_array(y, chunks=200)
     )

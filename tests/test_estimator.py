@@ -10,10 +10,14 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from randomts import RandomTSRegressor, RuleBase
 
 SETTINGS = [
-    RandomTSRegressor(),
-    RandomTSRegressor(order=0, normalize=True, random_state=0),
+    RandomTSRegressor(structure="random"),  # the defaults: rules grown where the data need them
+    RandomTSRegressor(n_rules=3, random_state=0, structure="random"),
+    RandomTSRegressor(structure="random"),
+    RandomTSRegressor(order=0, normalize=True, random_state=0, structure="random"),
     *(
-        RandomTSRegressor(n_rules=n_rules, order=order, normalize=normalize, random_state=0)
+        RandomTSRegressor(
+            n_rules=n_rules, order=order, normalize=normalize, random_state=0, structure="random"
+        )
         for n_rules, order, normalize in itertools.product((1, 5, 20), (0, 1), (False, True))
     ),
 ]
@@ -32,11 +36,11 @@ def sine_data(seed=0, n=300):
 
 def test_same_seed_gives_the_same_model_bit_for_bit():
     X, y = sine_data()
-    first = RandomTSRegressor(n_rules=30, random_state=3).fit(X, y)
-    second = RandomTSRegressor(n_rules=30, random_state=3).fit(X, y)
+    first = RandomTSRegressor(n_rules=30, random_state=3, structure="random").fit(X, y)
+    second = RandomTSRegressor(n_rules=30, random_state=3, structure="random").fit(X, y)
     assert first.rule_base_ == second.rule_base_
     np.testing.assert_array_equal(first.predict(X), second.predict(X))
-    third = RandomTSRegressor(n_rules=30, random_state=4).fit(X, y)
+    third = RandomTSRegressor(n_rules=30, random_state=4, structure="random").fit(X, y)
     assert third.rule_base_ != first.rule_base_
 
 
@@ -107,9 +111,9 @@ def test_standardised_fit_gives_an_equivalent_rule_base_in_original_units(seed):
 def test_multi_output_and_output_shapes():
     X, y = sine_data()
     Y = np.column_stack([y, -2 * y])
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y)
+    model = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(X, Y)
     assert model.predict(X).shape == (300, 2) and model.n_outputs_ == 2
-    single = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
+    single = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(X, y)
     assert single.predict(X).shape == (300,)
     # one alpha for both outputs: the second's LOO curve is 4 times the first's, same argmin;
     # the two solves differ only by the rounding of the eigen route (|y| <= 1)
@@ -122,7 +126,7 @@ def test_dataframe_names_become_rule_names():
     X, y = sine_data()
     frame = pd.DataFrame(X, columns=["speed", "angle"])
     target = pd.Series(y, name="torque")
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit(frame, target)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(frame, target)
     assert model.rule_base_.input_names == ("speed", "angle")
     assert model.rule_base_.output_names == ("torque",)
     assert list(model.feature_names_in_) == ["speed", "angle"]
@@ -133,7 +137,7 @@ def test_dataframe_names_become_rule_names():
 
 def test_pipeline_and_grid_search():
     X, y = sine_data(1, n=200)
-    pipe = make_pipeline(MinMaxScaler(), RandomTSRegressor(random_state=0))
+    pipe = make_pipeline(MinMaxScaler(), RandomTSRegressor(random_state=0, structure="random"))
     search = GridSearchCV(
         pipe, {"randomtsregressor__n_rules": [3, 15], "randomtsregressor__alpha": [0.0, 1e-6]}, cv=3
     )
@@ -152,7 +156,9 @@ def test_pipeline_and_grid_search():
 )
 def test_centre_distributions(centers, extra):
     X, y = sine_data()
-    model = RandomTSRegressor(n_rules=40, centers=centers, random_state=0, **extra).fit(X, y)
+    model = RandomTSRegressor(
+        n_rules=40, centers=centers, random_state=0, **extra, structure="random"
+    ).fit(X, y)
     c = model.rule_base_.centers
     assert c.min() >= X.min() - 1e-12 and c.max() <= X.max() + 1e-12
     assert model.score(X, y) > 0.999
@@ -227,7 +233,7 @@ def test_centre_distributions(centers, extra):
 def test_bad_parameters(params, error, message):
     X, y = sine_data(n=20)
     with pytest.raises(error, match=message):
-        RandomTSRegressor(**params).fit(X, y)
+        RandomTSRegressor(**params, structure="random").fit(X, y)
 
 
 @pytest.mark.parametrize(
@@ -242,12 +248,12 @@ def test_bad_parameters(params, error, message):
 )
 def test_bad_training_data(X, y, error, message):
     with pytest.raises(error, match=message):
-        RandomTSRegressor(n_rules=2).fit(X, y)
+        RandomTSRegressor(n_rules=2, structure="random").fit(X, y)
 
 
 def test_wrong_feature_count_at_predict():
     X, y = sine_data(n=50)
-    model = RandomTSRegressor(n_rules=3).fit(X, y)
+    model = RandomTSRegressor(n_rules=3, structure="random").fit(X, y)
     with pytest.raises(
         ValueError,
         match="X has 3 features, but RandomTSRegressor is expecting 2 features as input.",
@@ -305,15 +311,17 @@ def test_array_api_dispatch_with_numpy_inputs():
 def test_rule_base_records_the_training_ranges():
     X, y = sine_data(n=100)
     Y = np.column_stack([y, 3 * y])
-    model = RandomTSRegressor(n_rules=4, random_state=0).fit(X, Y)
+    model = RandomTSRegressor(n_rules=4, random_state=0, structure="random").fit(X, Y)
     rule_base = model.rule_base_
     np.testing.assert_array_equal(rule_base.input_range, np.column_stack([X.min(0), X.max(0)]))
     np.testing.assert_array_equal(rule_base.output_range, np.column_stack([Y.min(0), Y.max(0)]))
     assert "input_range" not in rule_base.metadata  # one place: the attributes
-    streamed = RandomTSRegressor(n_rules=4, random_state=0)
+    streamed = RandomTSRegressor(n_rules=4, random_state=0, structure="random")
     for rows in np.array_split(np.arange(100), 3):
         streamed.partial_fit(X[rows], Y[rows])
     np.testing.assert_array_equal(streamed.rule_base_.input_range, rule_base.input_range)
     np.testing.assert_array_equal(streamed.rule_base_.output_range, rule_base.output_range)
-    standardized = RandomTSRegressor(n_rules=4, standardize=True, random_state=0).fit(X, Y)
+    standardized = RandomTSRegressor(
+        n_rules=4, standardize=True, random_state=0, structure="random"
+    ).fit(X, Y)
     np.testing.assert_array_equal(standardized.rule_base_.input_range, rule_base.input_range)

@@ -82,7 +82,9 @@ def test_the_c_compiles_without_a_warning(programs):
 def test_the_functions_link_into_a_program_of_ones_own(tmp_path):
     """Two models in one program (their prefixes), the return codes, no -DRANDOMTS_MAIN."""
     name, classifier, reference, X = next(m for m in MODELS if m[0] == "classifier, 3 classes")
-    regressor = RandomTSRegressor(n_rules=5, random_state=0).fit(X[:10], X[:10, 0])
+    regressor = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(
+        X[:10], X[:10, 0]
+    )
     driver = (
         to_c(regressor, prefix="first")
         + to_c(classifier, prefix="second")
@@ -161,7 +163,9 @@ def test_names_and_labels_cannot_break_the_c():
     ],
 )
 def test_a_bad_line_stops_the_program_with_a_message_naming_it(tmp_path, text, message):
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit([[0.0, 0.0], [1.0, 1.0]], [0.0, 1.0])
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(
+        [[0.0, 0.0], [1.0, 1.0]], [0.0, 1.0]
+    )
     program, _ = compile_c(to_c(model), str(tmp_path), "model", "-DRANDOMTS_MAIN")
     result = run_program(program, text)
     assert result.returncode == 1
@@ -172,7 +176,9 @@ def test_a_bad_line_stops_the_program_with_a_message_naming_it(tmp_path, text, m
 @needs_compiler
 def test_headers_blank_lines_crlf_blanks_and_long_lines_are_read(tmp_path):
     X = np.array([[0.25, -0.5], [1.5, 2.0]])
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit(np.vstack([X, X + 1]), [0, 1, 2, 3])
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(
+        np.vstack([X, X + 1]), [0, 1, 2, 3]
+    )
     model.rule_base_ = model.rule_base_.replace(input_names=["speed", "a b"])
     program, _ = compile_c(to_c(model), str(tmp_path), "model", "-DRANDOMTS_MAIN")
     padding = " " * 600  # longer than the first buffer
@@ -197,7 +203,7 @@ def test_what_cannot_be_converted_is_refused():
     with pytest.raises(TypeError, match="Converting to C takes a RuleBase, .*; got str"):
         to_c("model.json")
     with pytest.raises(TypeError, match=r"got RandomTSRegressor \(not fitted: call fit first\)"):
-        to_c(RandomTSRegressor())
+        to_c(RandomTSRegressor(structure="random"))
     system = load(
         os.path.join(os.path.dirname(__file__), "..", "docs", "data", "heart_disease_risk.fis")
     )

@@ -64,7 +64,7 @@ def test_labels_keep_their_type_and_an_empty_batch_runs():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 2))
     for y in (X[:, 0] > 0, (X[:, 0] > 0).astype(int) + 3, np.where(X[:, 1] > 0, 2.0, -1.0)):
-        model = RandomTSClassifier(n_rules=10, random_state=0).fit(X, y)
+        model = RandomTSClassifier(n_rules=10, random_state=0, structure="random").fit(X, y)
         labels = session(model).run(["label"], {"X": X})[0]
         assert labels.dtype.kind == np.asarray(model.classes_).dtype.kind
         assert labels.tolist() == model.predict(X).tolist()

@@ -185,11 +185,15 @@ def _fits(seed):
     X = rng.uniform(-2, 2, size=(6000, 3))
     Y = np.column_stack([np.sin(X[:, 0]) * X[:, 1], np.cos(X.sum(1))])
     models = [
-        RandomTSRegressor(n_rules=40, random_state=seed).fit(X, Y[:, 0]),
-        RandomTSRegressor(n_rules=40, alpha=0.0, n_jobs=2, random_state=seed).fit(X, Y),
-        RandomTSRegressor(n_rules=30, solver="cholesky", n_jobs=2, random_state=seed).fit(X, Y),
+        RandomTSRegressor(n_rules=40, random_state=seed, structure="random").fit(X, Y[:, 0]),
+        RandomTSRegressor(
+            n_rules=40, alpha=0.0, n_jobs=2, random_state=seed, structure="random"
+        ).fit(X, Y),
+        RandomTSRegressor(
+            n_rules=30, solver="cholesky", n_jobs=2, random_state=seed, structure="random"
+        ).fit(X, Y),
         RandomTSRegressor.interpretable(random_state=seed).fit(X, Y[:, 1]),
-        RandomTSClassifier(n_rules=20, random_state=seed).fit(X, Y[:, 0] > 0),
+        RandomTSClassifier(n_rules=20, random_state=seed, structure="random").fit(X, Y[:, 0] > 0),
     ]
     streamed = RandomTSRegressor.paper(n_rules=25, alpha=1e-8, random_state=seed)
     for rows in np.array_split(np.arange(len(X)), 3):
@@ -239,6 +243,10 @@ def test_without_the_kernel_a_fit_folds_through_scipys_wrappers(scipy_wrappers, 
     monkeypatch.setattr(folds, "lapack", types.SimpleNamespace(dtpqrt=spy("dtpqrt", lapack.dtpqrt)))
     monkeypatch.setattr(folds, "blas", types.SimpleNamespace(dsyrk=spy("dsyrk", blas.dsyrk)))
     X = np.random.default_rng(0).normal(size=(1000, 2))
-    RandomTSRegressor(n_rules=10, alpha=0.0, random_state=0).fit(X, X[:, 0])  # QR
-    RandomTSRegressor(n_rules=10, random_state=0).fit(X, X[:, 0])  # Gram (alpha chosen)
+    RandomTSRegressor(n_rules=10, alpha=0.0, random_state=0, structure="random").fit(
+        X, X[:, 0]
+    )  # QR
+    RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(
+        X, X[:, 0]
+    )  # Gram (alpha chosen)
     assert {"dtpqrt", "dsyrk"} <= set(calls)

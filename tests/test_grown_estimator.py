@@ -23,16 +23,33 @@ def grown():
     return RandomTSRegressor(structure="grown").fit(X, y), X, y
 
 
-def test_the_default_is_the_random_rules_of_before():
+def test_random_rules_are_the_random_rules_of_before():
     # the parameters that follow the structure resolve to the explicit values of the
     # random rules, so the two fits run the same arithmetic: equal exactly
     X, y = _data(200)
-    default = RandomTSRegressor(random_state=0).fit(X, y)
+    drawn = RandomTSRegressor(random_state=0, structure="random").fit(X, y)
     explicit = RandomTSRegressor(
-        100, normalize=False, learning="global", centers="samples", random_state=0
+        100,
+        normalize=False,
+        learning="global",
+        centers="samples",
+        random_state=0,
+        structure="random",
     ).fit(X, y)
-    assert resolved(default).structure == "random"
-    np.testing.assert_array_equal(default.predict(X), explicit.predict(X))
+    assert resolved(drawn).structure == "random"
+    np.testing.assert_array_equal(drawn.predict(X), explicit.predict(X))
+
+
+def test_the_defaults_grow_the_regressors_rules_and_draw_the_classifiers():
+    X, y = _data(200)
+    # the same arithmetic with structure left None and named: equal exactly
+    default = RandomTSRegressor().fit(X, y)
+    named = RandomTSRegressor(structure="grown").fit(X, y)
+    assert resolved(default).structure == "grown" and default.rule_base_.normalize
+    np.testing.assert_array_equal(default.predict(X), named.predict(X))
+    assert resolved(RandomTSClassifier()).structure == "random"
+    interpretable = RandomTSRegressor.interpretable().fit(X, y)
+    np.testing.assert_array_equal(interpretable.predict(X), default.predict(X))
 
 
 def test_grown_rules_fit_the_curve_and_describe_it_where_they_live(grown):

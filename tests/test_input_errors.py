@@ -32,26 +32,33 @@ def test_text_targets_name_y_and_point_to_the_classifier(labels):
     X, _ = data()
     y = np.array(labels * 30)
     with pytest.raises(ValueError, match=r"y of RandomTSRegressor must hold numbers; got text: "):
-        RandomTSRegressor(n_rules=5).fit(X, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(X, y)
     with pytest.raises(ValueError, match="use RandomTSClassifier"):
-        RandomTSRegressor(n_rules=5).fit(X, list(y))
+        RandomTSRegressor(n_rules=5, structure="random").fit(X, list(y))
 
 
 def test_numbers_written_as_text_are_numbers():
     X, y = data()
-    as_text = RandomTSRegressor(n_rules=5, random_state=0).fit(X.astype(str), y.astype(str))
-    as_numbers = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+    as_text = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(
+        X.astype(str), y.astype(str)
+    )
+    as_numbers = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, y)
     np.testing.assert_array_equal(as_text.predict(X), as_numbers.predict(X))
 
 
 def test_a_text_column_of_a_dataframe_is_named():
     X, y = data()
     frame = pd.DataFrame({"speed": X[:, 0], "colour": ["red", "blue"] * 30})
-    for model in (RandomTSRegressor(n_rules=5), RandomTSClassifier(n_rules=5)):
+    for model in (
+        RandomTSRegressor(n_rules=5, structure="random"),
+        RandomTSClassifier(n_rules=5, structure="random"),
+    ):
         target = y if isinstance(model, RandomTSRegressor) else y > 0
         with pytest.raises(ValueError, match=r"column 'colour' of X of Random\w+ must hold "):
             model.fit(frame, target)
-    fitted = RandomTSRegressor(n_rules=5, random_state=0).fit(frame[["speed"]], y)
+    fitted = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(
+        frame[["speed"]], y
+    )
     with pytest.raises(ValueError, match="column 'speed' of X .* got text: 'fast'"):
         fitted.predict(pd.DataFrame({"speed": ["fast"] * 3}))
 
@@ -62,13 +69,13 @@ def test_a_text_column_of_an_array_is_numbered():
     with pytest.raises(
         ValueError, match=r"column 1 \(x2\) of X of RandomTSRegressor .* 'x', 'y'\. Encode"
     ):
-        RandomTSRegressor(n_rules=5).fit(mixed, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(mixed, y)
 
 
 def test_the_classifier_takes_text_labels():
     X, y = data()
     labels = np.where(y > 0, "up", "down")
-    model = RandomTSClassifier(n_rules=10, random_state=0).fit(X, labels)
+    model = RandomTSClassifier(n_rules=10, random_state=0, structure="random").fit(X, labels)
     assert set(model.predict(X)) <= {"up", "down"}
 
 
@@ -82,7 +89,7 @@ def test_a_fit_too_large_for_memory_is_refused_before_any_rule_is_drawn(monkeypa
 
     monkeypatch.setattr(RuleBase, "random", no_draw)
     with pytest.raises(MemoryError, match=r"n_rules=10000000 with 2 inputs and order=1 gives "):
-        RandomTSRegressor(n_rules=10**7, alpha=alpha).fit(X, y)
+        RandomTSRegressor(n_rules=10**7, alpha=alpha, structure="random").fit(X, y)
 
 
 def test_the_row_space_check_counts_the_design_matrix(monkeypatch):
@@ -110,7 +117,7 @@ def test_a_one_dimensional_series_is_one_record():
         X2, Y2 = narx.regressors(U, Yr)  # one column, or a stack of one record
         np.testing.assert_array_equal(X, X2)
         np.testing.assert_array_equal(Y, Y2)
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y[:, 0])
+    model = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(X, Y[:, 0])
     one_step = narx.predict_one_step(model, u, y)
     assert one_step.shape == (298,)
     stacked = narx.predict_one_step(model, u[None, :, None], y[None, :, None])
@@ -162,15 +169,17 @@ def test_a_non_finite_column_is_named_with_its_first_rows(bad, name):
         rf"column 'load' of X of RandomTSRegressor holds {name} in 3 rows \(rows 3, 17 and 21\)"
     )
     with pytest.raises(ValueError, match=message):
-        RandomTSRegressor(n_rules=5).fit(frame, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, y)
     with pytest.raises(ValueError, match="SimpleImputer"):
-        RandomTSRegressor(n_rules=5).fit(frame, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, y)
     X = frame.to_numpy()  # an array: its columns by position and by the rules' names
     with pytest.raises(
         ValueError, match=rf"column 1 \(x2\) of X of RandomTSRegressor holds {name}"
     ):
-        RandomTSRegressor(n_rules=5).fit(X, y)
-    fitted = RandomTSRegressor(n_rules=5, random_state=0).fit(frame.fillna(0.0).clip(-9, 9), y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(X, y)
+    fitted = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(
+        frame.fillna(0.0).clip(-9, 9), y
+    )
     with pytest.raises(ValueError, match=rf"column 'load' of X of RandomTSRegressor holds {name}"):
         fitted.predict(frame)
 
@@ -179,11 +188,11 @@ def test_non_finite_targets_are_named_with_their_rows():
     frame, y = frame_data()
     y[[0, 5]] = np.nan
     with pytest.raises(ValueError, match=r"y of RandomTSRegressor holds NaN in 2 rows \(rows 0 an"):
-        RandomTSRegressor(n_rules=5).fit(frame, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, y)
     targets = pd.DataFrame({"torque": frame["speed"], "power": frame["load"]})
     targets.loc[9, "power"] = np.inf
     with pytest.raises(ValueError, match=r"column 'power' of y .* infinity in 1 row \(row 9\)"):
-        RandomTSRegressor(n_rules=5).fit(frame, targets)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, targets)
 
 
 @pytest.mark.parametrize(
@@ -197,31 +206,36 @@ def test_non_finite_targets_are_named_with_their_rows():
 def test_dates_and_durations_are_named_with_what_to_do(column, found, hint):
     frame, y = frame_data()
     frame["when"] = column
-    for model in (RandomTSRegressor(n_rules=5), RandomTSClassifier(n_rules=5)):
+    for model in (
+        RandomTSRegressor(n_rules=5, structure="random"),
+        RandomTSClassifier(n_rules=5, structure="random"),
+    ):
         target = y if isinstance(model, RandomTSRegressor) else y > 0
         with pytest.raises(TypeError, match=rf"column 'when' of X of \w+ holds {found}") as info:
             model.fit(frame, target)
         assert hint in str(info.value)
     with pytest.raises(TypeError, match=r"X of RandomTSRegressor holds dates \(datetime64\[D\]\)"):
-        RandomTSRegressor(n_rules=5).fit(np.array(["2020-01-01"] * 40, "datetime64[D]")[:, None], y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(
+            np.array(["2020-01-01"] * 40, "datetime64[D]")[:, None], y
+        )
 
 
 def test_missing_values_of_other_kinds_are_named():
     frame, y = frame_data()
     frame["count"] = pd.array([1, None] * 20, dtype="Int64")  # read as NaN
     with pytest.raises(ValueError, match=r"column 'count' of X .* NaN in 20 rows \(rows 1, 3,"):
-        RandomTSRegressor(n_rules=5).fit(frame, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, y)
     frame["count"] = pd.array([True, None] * 20, dtype="boolean")  # an object column with NA
     with pytest.raises(ValueError, match=r"column 'count' .* missing values \(None or NA\) in 20"):
-        RandomTSRegressor(n_rules=5).fit(frame, y)
+        RandomTSRegressor(n_rules=5, structure="random").fit(frame, y)
 
 
 def test_booleans_are_the_numbers_0_and_1():
     frame, y = frame_data()
     flags = frame.assign(fast=frame["speed"] > 0)
     numbers = frame.assign(fast=(frame["speed"] > 0).astype(float))
-    with_flags = RandomTSRegressor(n_rules=5, random_state=0).fit(flags, y)
-    with_numbers = RandomTSRegressor(n_rules=5, random_state=0).fit(numbers, y)
+    with_flags = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(flags, y)
+    with_numbers = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(numbers, y)
     # the same float64 array reaches the fit either way
     np.testing.assert_array_equal(with_flags.predict(flags), with_numbers.predict(numbers))
 
@@ -230,7 +244,7 @@ def test_a_constant_input_is_named_untested_and_has_no_effect():
     frame, y = frame_data(200)
     frame["gear"] = 0.1  # with a standard deviation of rounding error, not 0
     with pytest.warns(ConstantInputWarning, match=r"Input 'gear' of RandomTSRegressor is 0.1 in "):
-        model = RandomTSRegressor(n_rules=10, random_state=0).fit(frame, y)
+        model = RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(frame, y)
     text = model.rule_base_.to_text()
     assert "# no rule tests gear (it was 0.1 in every row)" in text
     assert "gear is about" not in text and "gear -" not in text  # no set, no slope
@@ -242,9 +256,11 @@ def test_a_constant_input_is_named_untested_and_has_no_effect():
     np.testing.assert_array_equal(elsewhere, model.predict(frame))
     assert model.score(frame, y) > 0.99
     with pytest.warns(ConstantInputWarning, match=r"x3 \(column 2\)"):
-        RandomTSRegressor(n_rules=10, random_state=0).fit(frame.to_numpy(), y)
+        RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(frame.to_numpy(), y)
     with pytest.warns(ConstantInputWarning, match=r"^Input 'gear' of RandomTSClassifier is 0.1"):
-        classifier = RandomTSClassifier(n_rules=10, random_state=0).fit(frame, y > 0)
+        classifier = RandomTSClassifier(n_rules=10, random_state=0, structure="random").fit(
+            frame, y > 0
+        )
     assert "# no rule tests gear (it was 0.1 in every row)" in classifier.rule_base_.to_text()
 
 
@@ -253,7 +269,9 @@ def test_a_constant_input_has_no_effect_in_any_setting(settings):
     frame, y = frame_data(200)
     frame["gear"] = 3.0
     with pytest.warns(ConstantInputWarning):
-        model = RandomTSRegressor(n_rules=10, random_state=0, **settings).fit(frame, y)
+        model = RandomTSRegressor(n_rules=10, random_state=0, **settings, structure="random").fit(
+            frame, y
+        )
     assert not np.any(model.rule_base_.coef[:, :, 2])
     with pytest.warns(ExtrapolationWarning, match=r"gear up to 53 below 3, its one value in"):
         elsewhere = model.predict(frame.assign(gear=-50.0))
@@ -264,7 +282,7 @@ def test_fewer_rows_than_unknowns_warns_at_the_defaults_naming_both():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(3, 16)), np.array([1.0, 2.0, 3.0])
     with pytest.warns(UnderdeterminedWarning) as caught:
-        RandomTSRegressor(random_state=0).fit(X, y)
+        RandomTSRegressor(random_state=0, structure="random").fit(X, y)
     message = str(caught[0].message)
     assert message.startswith(
         "RandomTSRegressor fits 1700 unknowns per output (100 rules) to 3 rows, 17 per rule: "
@@ -274,7 +292,7 @@ def test_fewer_rows_than_unknowns_warns_at_the_defaults_naming_both():
     for seed in range(3):  # 5 rows: on some data the fit reproduces the targets, on some not
         data = np.random.default_rng(seed)
         X, y = data.normal(size=(5, 2)), data.normal(size=5)
-        model = RandomTSRegressor(random_state=0)
+        model = RandomTSRegressor(random_state=0, structure="random")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             model.fit(X, y)
@@ -293,7 +311,7 @@ def test_more_unknowns_than_rows_with_a_penalty_that_shrinks_is_not_a_warning():
     X, y = load_diabetes(return_X_y=True)  # 442 rows, 100 rules of 11 unknowns
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnderdeterminedWarning)
-        model = RandomTSRegressor(random_state=0).fit(X, y)
+        model = RandomTSRegressor(random_state=0, structure="random").fit(X, y)
     assert model.score(X, y) < 0.9  # shrunk, not interpolating
     with pytest.warns(UnderdeterminedWarning, match="to 442 rows with alpha=0"):
-        RandomTSRegressor(n_rules=200, alpha=0.0, random_state=0).fit(X, y)
+        RandomTSRegressor(n_rules=200, alpha=0.0, random_state=0, structure="random").fit(X, y)

@@ -67,7 +67,9 @@ def test_jackknife_plus_equals_refitting_without_each_row(order, alpha):
     # a penalty that keeps K^T K + alpha I well conditioned, so that both sides are exact to 1e-8
     X, y = _data(0, 60, noise=1.0)
     X_new = _data(1, 15)[0]
-    model = RandomTSRegressor(n_rules=6, order=order, alpha=alpha, random_state=0)
+    model = RandomTSRegressor(
+        n_rules=6, order=order, alpha=alpha, random_state=0, structure="random"
+    )
     model.fit_conformalize(X, y)
     for coverage in COVERAGES:
         lower, upper = model.predict_interval(X_new, coverage=coverage)
@@ -103,7 +105,9 @@ def test_jackknife_plus_coverage_over_seeds(coverage):
     covered = []
     for seed in seeds:
         X, y = _data(seed, 200 + n_test)
-        model = RandomTSRegressor(n_rules=15, random_state=seed).fit_conformalize(X[:200], y[:200])
+        model = RandomTSRegressor(
+            n_rules=15, random_state=seed, structure="random"
+        ).fit_conformalize(X[:200], y[:200])
         lower, upper = model.predict_interval(X[200:], coverage=coverage)
         covered.append(np.mean((lower <= y[200:]) & (y[200:] <= upper)))
     low, high = _binomial_band(coverage, n_test, len(seeds))
@@ -134,7 +138,9 @@ def test_classifier_sets_cover_over_seeds():
         rng = np.random.default_rng(seed)
         X = rng.normal(size=(600 + n_test, 2))
         y = np.digitize(X[:, 0] + 0.3 * X[:, 1] + 0.4 * rng.normal(size=len(X)), [-0.5, 0.5])
-        clf = RandomTSClassifier(n_rules=15, random_state=seed).fit_conformalize(X[:600], y[:600])
+        clf = RandomTSClassifier(
+            n_rules=15, random_state=seed, structure="random"
+        ).fit_conformalize(X[:600], y[:600])
         sets = clf.predict_set(X[600:], coverage=coverage)
         covered.append(sets[np.arange(n_test), y[600:]].mean())
         sizes.append(sets.sum(axis=1).mean())
@@ -147,7 +153,7 @@ def test_classifier_split_sets_cover():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(3000, 2))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=3000) > 0, "b", "a")
-    clf = RandomTSClassifier(n_rules=10, random_state=0).fit(X[:1000], y[:1000])
+    clf = RandomTSClassifier(n_rules=10, random_state=0, structure="random").fit(X[:1000], y[:1000])
     clf.conformalize(X[1000:2000], y[1000:2000])
     sets = clf.predict_set(X[2000:], coverage=0.9)
     covered = sets[np.arange(1000), np.searchsorted(clf.classes_, y[2000:])].mean()
@@ -158,18 +164,18 @@ def test_classifier_split_sets_cover():
 # ---------------------------------------------------------------- shapes and options
 def test_shapes_follow_predict():
     X, y = _data(0, 120)
-    one = RandomTSRegressor(n_rules=5, random_state=0).fit_conformalize(X, y)
+    one = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit_conformalize(X, y)
     lower, upper = one.predict_interval(X[:7])
     assert lower.shape == upper.shape == one.predict(X[:7]).shape == (7,)
     assert np.all(lower <= upper)
     Y = np.column_stack([y, 3 * y + 1])
-    two = RandomTSRegressor(n_rules=5, random_state=0).fit_conformalize(X, Y)
+    two = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit_conformalize(X, Y)
     lower, upper = two.predict_interval(X[:7])
     assert lower.shape == upper.shape == (7, 2)
     # each output's interval is that of its own fit: the second, 3y + 1, is three times wider
     width = upper - lower
     np.testing.assert_allclose(width[:, 1], 3 * width[:, 0], rtol=0.2)
-    split = RandomTSRegressor(n_rules=5, random_state=0).fit(X[:60], Y[:60])
+    split = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X[:60], Y[:60])
     lower, upper = split.conformalize(X[60:], Y[60:]).predict_interval(X[:7])
     assert lower.shape == (7, 2)
     np.testing.assert_allclose(upper - lower, np.broadcast_to((upper - lower)[0], (7, 2)))
@@ -177,7 +183,7 @@ def test_shapes_follow_predict():
 
 def test_wider_at_higher_coverage_and_around_the_prediction():
     X, y = _data(2, 200)
-    model = RandomTSRegressor(n_rules=10, random_state=0).fit_conformalize(X, y)
+    model = RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit_conformalize(X, y)
     widths = [np.mean(np.subtract(*model.predict_interval(X[:50], c)[::-1])) for c in COVERAGES]
     assert widths[0] < widths[1] < widths[2]
     lower, upper = model.predict_interval(X[:50], 0.9)
@@ -198,7 +204,7 @@ def test_wider_at_higher_coverage_and_around_the_prediction():
 )
 def test_settings_give_finite_ordered_bounds(params):
     X, y = _data(3, 150)
-    model = RandomTSRegressor(**{"n_rules": 8, "random_state": 0, **params})
+    model = RandomTSRegressor(**{"n_rules": 8, "random_state": 0, **params}, structure="random")
     lower, upper = model.fit_conformalize(X, y).predict_interval(X[:20], coverage=0.9)
     assert np.all(np.isfinite(lower)) and np.all(lower < upper)
 
@@ -207,7 +213,9 @@ def test_dataframe_inputs_and_explain_state_the_interval():
     pd = pytest.importorskip("pandas")
     X, y = _data(4, 150)
     frame = pd.DataFrame(X, columns=["speed", "load"])
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit_conformalize(frame, y)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit_conformalize(
+        frame, y
+    )
     lower, upper = model.predict_interval(frame.iloc[:3])
     explanation = model.explain(frame.iloc[[0]], top=2, coverage=0.8)
     low80, high80 = model.predict_interval(frame.iloc[:1], coverage=0.8)
@@ -215,7 +223,7 @@ def test_dataframe_inputs_and_explain_state_the_interval():
     np.testing.assert_allclose(explanation.interval[1], high80, rtol=1e-12)
     first = explanation.to_text().splitlines()[0]
     assert "80% interval [" in first and "(jackknife+)" in first
-    plain = RandomTSRegressor(n_rules=5, random_state=0).fit(frame, y)
+    plain = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(frame, y)
     assert plain.explain(frame.iloc[[0]]).interval is None
 
 
@@ -223,22 +231,26 @@ def test_dataframe_inputs_and_explain_state_the_interval():
 @pytest.mark.parametrize("coverage", [0.0, 1.0, -0.1, 1.5, "0.9", None, True])
 def test_coverage_outside_the_open_unit_interval(coverage):
     X, y = _data(0, 60)
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit_conformalize(X, y)
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit_conformalize(X, y)
     with pytest.raises(ValueError, match="The 'coverage' parameter of predict_interval must be"):
         model.predict_interval(X[:2], coverage=coverage)
-    clf = RandomTSClassifier(n_rules=3, random_state=0).fit_conformalize(X, y > 0)
+    clf = RandomTSClassifier(n_rules=3, random_state=0, structure="random").fit_conformalize(
+        X, y > 0
+    )
     with pytest.raises(ValueError, match="The 'coverage' parameter of predict_set must be"):
         clf.predict_set(X[:2], coverage=coverage)
 
 
 def test_too_few_rows_for_the_coverage():
     X, y = _data(0, 60)
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit(X[:40], y[:40])
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(X[:40], y[:40])
     model.conformalize(X[40:50], y[40:50])
     assert model.predict_interval(X[:2], coverage=0.9)[0].shape == (2,)  # 9 rows suffice
     with pytest.raises(ValueError, match="needs at least 19 calibration rows .* got 10"):
         model.predict_interval(X[:2], coverage=0.95)
-    small = RandomTSRegressor(n_rules=2, random_state=0).fit_conformalize(X[:12], y[:12])
+    small = RandomTSRegressor(n_rules=2, random_state=0, structure="random").fit_conformalize(
+        X[:12], y[:12]
+    )
     with pytest.raises(ValueError, match="needs at least 19 training rows .* got 12"):
         small.predict_interval(X[:2], coverage=0.95)
     assert min_rows(0.95) == 19 and conformal_rank(19, 0.95) == 19
@@ -246,7 +258,7 @@ def test_too_few_rows_for_the_coverage():
 
 def test_intervals_need_scores_of_the_current_fit():
     X, y = _data(0, 80)
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(X, y)
     with pytest.raises(NotFittedError, match="no conformity scores for predict_interval.*"):
         model.predict_interval(X[:2])
     model.fit_conformalize(X, y)
@@ -259,8 +271,8 @@ def test_intervals_need_scores_of_the_current_fit():
     with pytest.raises(NotFittedError, match="belong to other rules"):
         pruned.predict_interval(X[:2])
     with pytest.raises(NotFittedError):
-        RandomTSRegressor().predict_interval(X[:2])
-    clf = RandomTSClassifier(n_rules=3, random_state=0).fit(X, y > 0)
+        RandomTSRegressor(structure="random").predict_interval(X[:2])
+    clf = RandomTSClassifier(n_rules=3, random_state=0, structure="random").fit(X, y > 0)
     with pytest.raises(NotFittedError, match="no conformity scores for predict_set"):
         clf.predict_set(X[:2])
 
@@ -268,21 +280,23 @@ def test_intervals_need_scores_of_the_current_fit():
 def test_settings_without_a_leave_one_out():
     X, y = _data(0, 30)
     with pytest.raises(ValueError, match="The 'alpha' parameter of RandomTSRegressor must be"):
-        RandomTSRegressor(n_rules=20, alpha=0.0).fit_conformalize(X, y)
+        RandomTSRegressor(n_rules=20, alpha=0.0, structure="random").fit_conformalize(X, y)
     with pytest.raises(ValueError, match="The 'alpha' parameter of RandomTSClassifier must be"):
-        RandomTSClassifier(n_rules=20, alpha=0.0).fit_conformalize(X, y > 0)
+        RandomTSClassifier(n_rules=20, alpha=0.0, structure="random").fit_conformalize(X, y > 0)
     with pytest.raises(ValueError, match="leverage is 1"):
         ridge_loo_terms(np.eye(4), np.zeros(4), 0.0)
 
 
 def test_calibration_rows_must_match_the_fit():
     X, y = _data(0, 80)
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(X, y)
     with pytest.raises(ValueError, match="y has 2 outputs, but RandomTSRegressor is expecting 1"):
         model.conformalize(X, np.column_stack([y, y]))
     with pytest.raises(ValueError, match="X has 1 features"):
         model.conformalize(X[:, :1], y)
-    clf = RandomTSClassifier(n_rules=3, random_state=0).fit(X, np.where(y > 0, "a", "b"))
+    clf = RandomTSClassifier(n_rules=3, random_state=0, structure="random").fit(
+        X, np.where(y > 0, "a", "b")
+    )
     with pytest.raises(
         ValueError, match=r"labels that RandomTSClassifier was not fitted to: \['c'\]"
     ):
@@ -292,14 +306,16 @@ def test_calibration_rows_must_match_the_fit():
 # ---------------------------------------------------------------- persistence and scikit-learn
 def test_pickle_keeps_the_intervals_and_clone_drops_them():
     X, y = _data(0, 100)
-    model = RandomTSRegressor(n_rules=4, random_state=0).fit_conformalize(X, y)
+    model = RandomTSRegressor(n_rules=4, random_state=0, structure="random").fit_conformalize(X, y)
     copy = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(copy.predict_interval(X[:5]), model.predict_interval(X[:5]))
     fresh = clone(model)
     assert not hasattr(fresh, "_conformity")
     with pytest.raises(NotFittedError):
         fresh.fit(X, y).predict_interval(X[:2])
-    clf = RandomTSClassifier(n_rules=4, random_state=0).fit_conformalize(X, y > 0)
+    clf = RandomTSClassifier(n_rules=4, random_state=0, structure="random").fit_conformalize(
+        X, y > 0
+    )
     clf_copy = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(clf_copy.predict_set(X[:5]), clf.predict_set(X[:5]))
 
@@ -308,7 +324,7 @@ def test_save_keeps_split_scores(tmp_path):
     from randomts import load, save
 
     X, y = _data(0, 120)
-    model = RandomTSRegressor(n_rules=4, random_state=0).fit(X[:60], y[:60])
+    model = RandomTSRegressor(n_rules=4, random_state=0, structure="random").fit(X[:60], y[:60])
     model.conformalize(X[60:], y[60:])
     for name in ("model.json", "model.txt"):
         save(model, tmp_path / name)
@@ -316,7 +332,9 @@ def test_save_keeps_split_scores(tmp_path):
         np.testing.assert_allclose(
             loaded.predict_interval(X[:5]), model.predict_interval(X[:5]), rtol=1e-12
         )
-    jackknife = RandomTSRegressor(n_rules=4, random_state=0).fit_conformalize(X, y)
+    jackknife = RandomTSRegressor(n_rules=4, random_state=0, structure="random").fit_conformalize(
+        X, y
+    )
     save(jackknife, tmp_path / "jackknife.json")
     with pytest.raises(NotFittedError, match="no conformity scores"):
         load(tmp_path / "jackknife.json").predict_interval(X[:2])
@@ -421,7 +439,9 @@ def test_plot_interval_draws_the_band():
     from randomts.plotting import plot_interval
 
     X, y = _data(0, 200)
-    model = RandomTSRegressor(n_rules=6, random_state=0).fit_conformalize(X[:100], y[:100])
+    model = RandomTSRegressor(n_rules=6, random_state=0, structure="random").fit_conformalize(
+        X[:100], y[:100]
+    )
     ax = plot_interval(model, X[100:], y[100:], coverage=0.8)  # along the rows
     assert ax.get_xlabel() == "row" and ax.collections[0].get_label() == "80% interval (jackknife+)"
     ax = plot_interval(model, X[100:], feature="x2")

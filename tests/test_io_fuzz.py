@@ -29,8 +29,8 @@ def fitted(classifier=False):
     X = rng.uniform(-2, 2, size=(120, 2))
     y = np.sin(X[:, 0]) * X[:, 1]
     if classifier:
-        return RandomTSClassifier(n_rules=5, random_state=0).fit(X, y > 0)
-    return RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+        return RandomTSClassifier(n_rules=5, random_state=0, structure="random").fit(X, y > 0)
+    return RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, y)
 
 
 def system_text(fmt, seed=0, flavour="fll"):

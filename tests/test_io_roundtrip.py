@@ -50,7 +50,7 @@ def test_names_survive_or_are_sanitised_as_documented(tmp_path):
 def test_json_keeps_metadata_and_the_estimators_provenance(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(80, 2))
-    model = RandomTSRegressor(n_rules=7, standardize=True, random_state=42).fit(
+    model = RandomTSRegressor(n_rules=7, standardize=True, random_state=42, structure="random").fit(
         X, X[:, 0] * X[:, 1]
     )
     randomts.save(model, tmp_path / "m.json")
@@ -140,7 +140,7 @@ def test_save_and_load_reject_what_they_cannot_handle(tmp_path):
         TypeError,
         match="save expects a fitted RandomTSRegressor; this one is not fitted: call fit first.",
     ):
-        randomts.save(RandomTSRegressor(), tmp_path / "m.json")
+        randomts.save(RandomTSRegressor(structure="random"), tmp_path / "m.json")
     with pytest.raises(TypeError, match="got dict"):
         randomts.save({}, tmp_path / "m.json")
     with pytest.raises(ValueError, match="metadata cannot be saved as JSON"):

@@ -84,7 +84,9 @@ def test_far_from_every_centre_weighted_average_tends_to_the_nearest_slopes():
 
 def test_rule_base_method_and_estimator_delegate():
     X = np.random.default_rng(0).uniform(-1, 1, size=(80, 2))
-    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, np.sin(X[:, 0]) * X[:, 1])
+    model = RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(
+        X, np.sin(X[:, 0]) * X[:, 1]
+    )
     points = X[:5]
     np.testing.assert_array_equal(model.rule_base_.jacobian(points), jacobian(model, points))
     assert jacobian(model, points[0]).shape == (1, 2)

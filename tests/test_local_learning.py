@@ -173,9 +173,9 @@ def test_parameter_errors():
         with pytest.raises(ValueError, match="local_weight"):
             fit_consequents(rules, X, Y, learning="combined", local_weight=bad)
     with pytest.raises(ValueError, match="The 'learning' parameter of RandomTSRegressor"):
-        RandomTSRegressor(learning="both").fit(X, Y[:, 0])
+        RandomTSRegressor(learning="both", structure="random").fit(X, Y[:, 0])
     with pytest.raises(ValueError, match="The 'local_weight' parameter of RandomTSRegressor"):
-        RandomTSRegressor(learning="combined", local_weight=0).fit(X, Y[:, 0])
+        RandomTSRegressor(learning="combined", local_weight=0, structure="random").fit(X, Y[:, 0])
     far = RuleBase(centers=[[1e6, 1e6]], sigmas=[[1.0, 1.0]])
     with pytest.raises(ValueError, match="No rule fires on any of the 50 rows"):
         fit_consequents(far, X, Y, learning="combined", local_weight=1.0)
@@ -215,8 +215,8 @@ def test_partial_fit_with_fixed_values_equals_fit():
         local_weight=3.0,
         random_state=0,
     )
-    whole = RandomTSRegressor(**params).fit(X, Y[:, 0])
-    streamed = RandomTSRegressor(**params)
+    whole = RandomTSRegressor(**params, structure="random").fit(X, Y[:, 0])
+    streamed = RandomTSRegressor(**params, structure="random")
     for rows in np.array_split(np.arange(600), 4):
         streamed.partial_fit(X[rows], Y[rows, 0])
     assert np.allclose(streamed.predict(X), whole.predict(X), rtol=RTOL, atol=RTOL)
@@ -225,7 +225,9 @@ def test_partial_fit_with_fixed_values_equals_fit():
 
 def test_partial_fit_with_auto_chooses_on_the_first_chunk():
     X, Y, _ = _problem(8, n=800)
-    model = RandomTSRegressor(n_rules=10, normalize=True, learning="combined", random_state=0)
+    model = RandomTSRegressor(
+        n_rules=10, normalize=True, learning="combined", random_state=0, structure="random"
+    )
     for rows in np.array_split(np.arange(800), 4):
         model.partial_fit(X[rows], Y[rows, 0])
     assert np.isclose(LOCAL_WEIGHTS, model.local_weight_, rtol=1e-12).any()
@@ -249,7 +251,7 @@ def test_local_rules_say_what_the_model_does(seed):
     X = rng.uniform(-2, 2, size=(600, 2))
     y = np.sin(X[:, 0]) + 0.5 * X[:, 1] ** 2 + 0.05 * rng.normal(size=600)
     common = dict(n_rules=12, centers="kmeans", normalize=True, random_state=seed)
-    honest = RandomTSRegressor(learning="combined", **common).fit(X, y)
+    honest = RandomTSRegressor(learning="combined", **common, structure="random").fit(X, y)
     found = np.abs(rule_agreement(honest.rule_base_, X, y).from_model)
     # measured over these seeds: medians 0.028 to 0.050, largest 0.069
     assert np.median(found) < 0.08 and found.max() < 0.2
@@ -260,7 +262,9 @@ def test_estimator_records_and_reloads_the_local_weight(tmp_path):
     from randomts.io import load, save
 
     X, Y, _ = _problem(10, n=300)
-    model = RandomTSRegressor(n_rules=6, normalize=True, learning="combined", random_state=0)
+    model = RandomTSRegressor(
+        n_rules=6, normalize=True, learning="combined", random_state=0, structure="random"
+    )
     model.fit(X, Y[:, 0])
     path = tmp_path / "model.json"
     save(model, path)
@@ -276,7 +280,12 @@ def test_classifier_with_combined_learning():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = RandomTSClassifier(
-            n_rules=12, centers="kmeans", normalize=True, learning="combined", random_state=0
+            n_rules=12,
+            centers="kmeans",
+            normalize=True,
+            learning="combined",
+            random_state=0,
+            structure="random",
         ).fit(X, y)
     assert clf.score(X, y) > 0.9
     assert clf.local_weight_ in LOCAL_WEIGHTS
@@ -320,7 +329,9 @@ def test_estimator_folds_choose_alpha_on_blocks():
     X = np.column_stack([np.sin(t / 30), np.cos(t / 45)]) + 0.01 * rng.normal(size=(600, 2))
     y = X[:, 0] * X[:, 1] + 0.05 * rng.normal(size=600)
     blocks = t // 120
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y, folds=blocks)
+    model = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(
+        X, y, folds=blocks
+    )
     U = (X - X.mean(axis=0)) / X.std(axis=0)
     rules = model.draw_antecedents(U)
     chosen = LearningStatistics(rules, n_folds=5).update(U, y, blocks).select("global")

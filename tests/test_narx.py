@@ -142,7 +142,7 @@ def _fitted_on_a_stable_system():
     u, y = u[..., None], y[..., None]  # stacks of 4 records
     narx = NARX(y_lags=1, u_lags=1)
     X, Y = narx.regressors(u, y)
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, Y)
+    model = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(X, Y)
     return narx, model, y, u
 
 
@@ -196,7 +196,9 @@ def test_identify_the_narendra_plant_with_an_slm(seed):
 def test_estimator_and_its_rule_base_give_the_same_simulation():
     states = van_der_pol(np.random.default_rng(5).uniform(-2, 2, size=(4, 2)), 200)
     narx = NARX(y_lags=1, output_names=("x1", "x2"))
-    model = RandomTSRegressor(n_rules=20, random_state=0).fit(*narx.regressors(y=states))
+    model = RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(
+        *narx.regressors(y=states)
+    )
     np.testing.assert_array_equal(
         narx.simulate(model, y_init=states[:, :1], n_steps=200),
         narx.simulate(model.rule_base_, y_init=states[:, :1], n_steps=200),

@@ -99,7 +99,9 @@ def test_a_series_is_forecast_past_its_end_with_a_band_that_widens():
     rng = np.random.default_rng(3)
     k = np.arange(400)
     y = np.sin(2 * np.pi * k / 25) + 0.5 * np.sin(2 * np.pi * k / 7) + 0.05 * rng.normal(size=400)
-    model = NARXRegressor(y_lags=8, estimator=RandomTSRegressor(n_rules=20), random_state=0)
+    model = NARXRegressor(
+        y_lags=8, estimator=RandomTSRegressor(n_rules=20, structure="random"), random_state=0
+    )
     model.fit(y=y[:350])
     forecast = model.simulate(None, y[:350], n_steps=50)  # from the series itself, past its end
     assert forecast.shape == (400,)

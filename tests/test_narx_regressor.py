@@ -23,7 +23,7 @@ from randomts.dynamics.systems import narendra_parthasarathy
 
 def small(**params):
     """A quick NARXRegressor: 20 rules."""
-    return NARXRegressor(estimator=RandomTSRegressor(n_rules=20), **params)
+    return NARXRegressor(estimator=RandomTSRegressor(n_rules=20, structure="random"), **params)
 
 
 def first_order(u, gain=1.0, pole=0.8):
@@ -158,7 +158,7 @@ def test_rules_read_with_lagged_names():
     model = NARXRegressor(
         y_lags=2,
         u_lags=1,
-        estimator=RandomTSRegressor(n_rules=3),
+        estimator=RandomTSRegressor(n_rules=3, structure="random"),
         output_names="T",
         input_names="Q",
         random_state=0,
@@ -296,7 +296,7 @@ def test_blocked_cross_validation_penalises_more_than_leave_one_out_on_autocorre
         u_new, y_new = colored_noise_record(100 + seed)
         model = small(y_lags=2, u_lags=2, focus="prediction", random_state=seed).fit(u, y)
         X, Y = model.regressors(u, y)
-        loo = RandomTSRegressor(n_rules=20, random_state=seed).fit(X, Y)
+        loo = RandomTSRegressor(n_rules=20, random_state=seed, structure="random").fit(X, Y)
         assert model.alpha_ >= loo.alpha_ * (1 - 1e-9)
         larger += model.alpha_ > 3 * loo.alpha_
         X_new, Y_new = model.regressors(u_new, y_new)
@@ -309,7 +309,9 @@ def test_blocked_cross_validation_penalises_more_than_leave_one_out_on_autocorre
 
 # -------------------------------------------------------------- sklearn, save, load
 def test_clone_and_get_params():
-    model = NARXRegressor(y_lags=(1, 2, 4), u_lags=(0, 1), estimator=RandomTSRegressor(n_rules=7))
+    model = NARXRegressor(
+        y_lags=(1, 2, 4), u_lags=(0, 1), estimator=RandomTSRegressor(n_rules=7, structure="random")
+    )
     params = model.get_params()
     assert params["y_lags"] == (1, 2, 4) and params["estimator__n_rules"] == 7
     copy = clone(model)
@@ -335,7 +337,7 @@ def test_save_load_round_trip(tmp_path, extension):
     model = NARXRegressor(
         y_lags=2,
         u_lags=(0, 1),
-        estimator=RandomTSRegressor(n_rules=10),
+        estimator=RandomTSRegressor(n_rules=10, structure="random"),
         output_names="level",
         random_state=0,
     ).fit(u, y)
@@ -449,7 +451,9 @@ def test_a_forecast_past_the_data_is_no_worse_than_the_linear_model_it_falls_bac
 
 def test_the_fallback_is_saved_and_loaded(tmp_path):
     y = trend_and_season(n=120)
-    model = NARXRegressor(y_lags=4, estimator=RandomTSRegressor(n_rules=10), random_state=0)
+    model = NARXRegressor(
+        y_lags=4, estimator=RandomTSRegressor(n_rules=10, structure="random"), random_state=0
+    )
     model.fit(y=y)
     assert model.fallback_.n_rules == 1 and model.fallback_.input_names[0] == "y(k-1)"
     randomts.save(model, tmp_path / "model.json")
@@ -466,7 +470,9 @@ def test_a_run_driven_far_beyond_the_data_is_the_linear_fallbacks():
     rng = np.random.default_rng(16)
     u = held_steps(rng, 600, 20)
     y = first_order(u) + 0.01 * rng.normal(size=600)
-    model = NARXRegressor(1, 1, estimator=RandomTSRegressor(n_rules=20), random_state=0)
+    model = NARXRegressor(
+        1, 1, estimator=RandomTSRegressor(n_rules=20, structure="random"), random_state=0
+    )
     model.fit(u, y)
     far = np.full(50, 40.0)  # 20 spans past the inputs' range from the first step
     with warnings.catch_warnings():
@@ -475,7 +481,11 @@ def test_a_run_driven_far_beyond_the_data_is_the_linear_fallbacks():
         alone = model.narx_.simulate(model.fallback_, far, y[:1])
         own = (
             NARXRegressor(
-                1, 1, estimator=RandomTSRegressor(n_rules=20), random_state=0, extrapolation="model"
+                1,
+                1,
+                estimator=RandomTSRegressor(n_rules=20, structure="random"),
+                random_state=0,
+                extrapolation="model",
             )
             .fit(u, y)
             .simulate(far, y[:1])

@@ -56,7 +56,7 @@ def record(n=600, seed=0):
 def test_the_counter_sees_validations_inside_and_outside_the_regressors_fit():
     X = np.random.default_rng(0).normal(size=(50, 2))
     counter = Counter()
-    counter.count(RandomTSRegressor(n_rules=3, random_state=0).fit, X, X[:, 0])
+    counter.count(RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit, X, X[:, 0])
     counter.count(check_matrix, X)
     assert counter.fits == 1 and counter.in_fits >= 1
     assert counter.total - counter.in_fits == 1
@@ -81,7 +81,10 @@ def test_a_default_fit_reads_its_records_once_and_fits_each_candidate_once():
 def test_predict_and_simulate_check_the_records_once(method):
     u, y = record(n=300)
     model = NARXRegressor(
-        y_lags=2, u_lags=2, estimator=RandomTSRegressor(n_rules=10), random_state=0
+        y_lags=2,
+        u_lags=2,
+        estimator=RandomTSRegressor(n_rules=10, structure="random"),
+        random_state=0,
     ).fit(u, y)
     counter = Counter()
     second = y[:2] if method == "simulate" else y
@@ -96,7 +99,10 @@ def test_predict_and_simulate_check_the_records_once(method):
 def test_score_checks_the_records_once_and_sklearn_its_two_columns():
     u, y = record(n=300)
     model = NARXRegressor(
-        y_lags=2, u_lags=2, estimator=RandomTSRegressor(n_rules=10), focus="prediction"
+        y_lags=2,
+        u_lags=2,
+        estimator=RandomTSRegressor(n_rules=10, structure="random"),
+        focus="prediction",
     ).fit(u, y)
     counter = Counter()
     counter.count(model.score, u, y)

@@ -39,7 +39,11 @@ def test_a_saved_estimator_loads_as_the_same_fitted_estimator(
 ):
     X, y = data(n_outputs=n_outputs)
     model = RandomTSRegressor(
-        n_rules=12, standardize=standardize, normalize=standardize, random_state=4
+        n_rules=12,
+        standardize=standardize,
+        normalize=standardize,
+        random_state=4,
+        structure="random",
     ).fit(X, y)
     path = tmp_path / f"model{FORMATS[fmt]}"
     randomts.save(model, path)
@@ -63,7 +67,7 @@ def test_feature_and_output_names_survive_every_format(tmp_path):
     X, y = data()
     frame = pd.DataFrame(X, columns=["temp (C)", "a#b", "x'3"])
     target = pd.Series(y, name="out put")
-    model = RandomTSRegressor(n_rules=6, random_state=0).fit(frame, target)
+    model = RandomTSRegressor(n_rules=6, random_state=0, structure="random").fit(frame, target)
     for fmt, extension in FORMATS.items():
         randomts.save(model, tmp_path / f"m{extension}")
         back = randomts.load(tmp_path / f"m{extension}")
@@ -79,7 +83,7 @@ def test_feature_and_output_names_survive_every_format(tmp_path):
 
 def test_a_saved_rule_base_still_loads_as_a_rule_base(tmp_path):
     X, y = data()
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, y)
     for fmt, extension in FORMATS.items():
         randomts.save(model.rule_base_, tmp_path / f"rb{extension}")
         back = randomts.load(tmp_path / f"rb{extension}")
@@ -90,7 +94,9 @@ def test_a_saved_rule_base_still_loads_as_a_rule_base(tmp_path):
 
 def test_a_loaded_estimator_refits_and_prunes_as_the_original(tmp_path):
     X, y = data()
-    model = RandomTSRegressor(n_rules=15, standardize=True, alpha=1e-3, random_state=7).fit(X, y)
+    model = RandomTSRegressor(
+        n_rules=15, standardize=True, alpha=1e-3, random_state=7, structure="random"
+    ).fit(X, y)
     back = loads(dumps(model, "text"), "text")
     assert np.array_equal(clone(back).fit(X, y).predict(X), model.predict(X))
     assert np.array_equal(back.prune(5, X, y).predict(X), model.prune(5, X, y).predict(X))
@@ -109,7 +115,9 @@ PIPELINES = [
 def test_a_pipeline_of_scalers_is_folded_into_one_rule_base(tmp_path, fmt, make, scalers, params):
     X, y = data(offset=300.0)  # inputs far from the origin, as raw data often are
     frame = pd.DataFrame(X, columns=["a", "b", "c"])
-    pipeline = make(*scalers, RandomTSRegressor(n_rules=10, random_state=0, **params))
+    pipeline = make(
+        *scalers, RandomTSRegressor(n_rules=10, random_state=0, **params, structure="random")
+    )
     pipeline.fit(frame, y)
     path = tmp_path / f"pipe{FORMATS[fmt]}"
     randomts.save(pipeline, path)
@@ -137,17 +145,26 @@ def test_a_pipeline_of_scalers_is_folded_into_one_rule_base(tmp_path, fmt, make,
 
 def test_a_pipeline_step_a_rule_base_cannot_hold_is_named(tmp_path):
     X, y = data()
-    pca = make_pipeline(StandardScaler(), PCA(n_components=3), RandomTSRegressor(n_rules=3))
+    pca = make_pipeline(
+        StandardScaler(), PCA(n_components=3), RandomTSRegressor(n_rules=3, structure="random")
+    )
     with pytest.raises(TypeError, match=r"step 'pca' \(PCA\) is not a per-feature scaling"):
         randomts.save(pca.fit(X, y), tmp_path / "m.json")
-    clipped = make_pipeline(MinMaxScaler(clip=True), RandomTSRegressor(n_rules=3)).fit(X, y)
+    clipped = make_pipeline(
+        MinMaxScaler(clip=True), RandomTSRegressor(n_rules=3, structure="random")
+    ).fit(X, y)
     with pytest.raises(TypeError, match=r"step 'minmaxscaler' \(MinMaxScaler\) has clip=True"):
         randomts.save(clipped, tmp_path / "m.json")
     with pytest.raises(TypeError, match=r"last step 'randomtsregressor' .* not fitted"):
-        randomts.save(make_pipeline(StandardScaler(), RandomTSRegressor()), tmp_path / "m.json")
+        randomts.save(
+            make_pipeline(StandardScaler(), RandomTSRegressor(structure="random")),
+            tmp_path / "m.json",
+        )
     from sklearn.model_selection import GridSearchCV
 
-    search = GridSearchCV(RandomTSRegressor(random_state=0), {"n_rules": [2, 3]}, cv=2).fit(X, y)
+    search = GridSearchCV(
+        RandomTSRegressor(random_state=0, structure="random"), {"n_rules": [2, 3]}, cv=2
+    ).fit(X, y)
     with pytest.raises(TypeError, match=r"got GridSearchCV \(save its best_estimator_\)"):
         randomts.save(search, tmp_path / "m.json")
     randomts.save(search.best_estimator_, tmp_path / "best.json")
@@ -158,25 +175,31 @@ def test_a_pipeline_step_a_rule_base_cannot_hold_is_named(tmp_path):
 @pytest.mark.parametrize("standardize", [False, True])
 def test_pickle_round_trips(standardize):
     X, y = data()
-    model = RandomTSRegressor(n_rules=9, standardize=standardize, random_state=1).fit(X, y)
+    model = RandomTSRegressor(
+        n_rules=9, standardize=standardize, random_state=1, structure="random"
+    ).fit(X, y)
     model.predict(X)  # fills the rule base's inference cache, which pickle leaves out
     back = pickle.loads(pickle.dumps(model))
     assert np.array_equal(back.predict(X), model.predict(X))
     rule_base = pickle.loads(pickle.dumps(model.rule_base_))
     assert rule_base == model.rule_base_ and rule_base.metadata == model.rule_base_.metadata
     assert not rule_base.centers.flags.writeable and not rule_base.coef.flags.writeable
-    streamed = RandomTSRegressor(n_rules=9, standardize=standardize, random_state=1)
+    streamed = RandomTSRegressor(
+        n_rules=9, standardize=standardize, random_state=1, structure="random"
+    )
     streamed.partial_fit(X[:150], y[:150])
     resumed = pickle.loads(pickle.dumps(streamed)).partial_fit(X[150:], y[150:])
     assert np.array_equal(resumed.predict(X), streamed.partial_fit(X[150:], y[150:]).predict(X))
-    fresh = RandomTSRegressor(n_rules=9, standardize=standardize, random_state=1)
+    fresh = RandomTSRegressor(
+        n_rules=9, standardize=standardize, random_state=1, structure="random"
+    )
     fresh = pickle.loads(pickle.dumps(fresh))
     assert np.array_equal(fresh.fit(X, y).predict(X), model.predict(X))
 
 
 def test_a_damaged_estimator_record_is_a_format_error_on_its_line(tmp_path):
     X, y = data(n_outputs=2)
-    model = RandomTSRegressor(n_rules=3, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").fit(X, y)
     document = json.loads(dumps(model, "json"))
     document["metadata"]["estimator_state"]["target_ndim"] = 1
     text = json.dumps(document, indent=1)
@@ -217,7 +240,7 @@ def test_prune_returns_a_new_fitted_estimator_by_the_importance_module():
 
 def test_prune_and_importance_validate_their_input():
     X, y = data()
-    model = RandomTSRegressor(n_rules=5, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=5, random_state=0, structure="random").fit(X, y)
     with pytest.raises(ValueError, match="X has 2 features, but RandomTSRegressor is expecting 3"):
         model.rule_importance(X[:, :2])
     with pytest.raises(ValueError, match="The 'k' parameter must be at most n_rules = 5. Got 6"):
@@ -225,7 +248,7 @@ def test_prune_and_importance_validate_their_input():
     with pytest.raises(ValueError, match="y has 2 outputs, but RandomTSRegressor is expecting 1"):
         model.prune(2, X, np.column_stack([y, y]))
     with pytest.raises(Exception, match="not fitted"):
-        RandomTSRegressor().prune(2, X, y)
+        RandomTSRegressor(structure="random").prune(2, X, y)
 
 
 def test_other_fitted_attributes_survive_saving(tmp_path):
@@ -249,7 +272,9 @@ def test_other_fitted_attributes_survive_saving(tmp_path):
 def test_from_rule_base_is_the_second_half_of_fit(standardize):
     """The rule base fit fits, given to from_rule_base, makes the estimator fit makes."""
     X, y = data(offset=100.0 if standardize else 0.0)
-    model = RandomTSRegressor(n_rules=15, standardize=standardize, random_state=2)
+    model = RandomTSRegressor(
+        n_rules=15, standardize=standardize, random_state=2, structure="random"
+    )
     fitted = clone(model).fit(X, y)
     if standardize:
         mean, scale = X.mean(axis=0), X.std(axis=0)
@@ -313,7 +338,7 @@ def test_from_rule_base_errors():
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_a_loaded_estimator_warns_where_no_rule_fires(tmp_path, fmt):
     X, y = data()
-    model = RandomTSRegressor(n_rules=10, random_state=0).fit(X, y)
+    model = RandomTSRegressor(n_rules=10, random_state=0, structure="random").fit(X, y)
     randomts.save(model, tmp_path / f"m{FORMATS[fmt]}")
     back = randomts.load(tmp_path / f"m{FORMATS[fmt]}")
     far = X[:4] + [1e3, 0.0, 0.0]

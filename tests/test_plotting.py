@@ -31,7 +31,7 @@ def two_input_model(seed=0, n_rules=6):
     rng = np.random.default_rng(seed)
     X = rng.uniform(-2, 2, size=(200, 2))
     y = np.sin(X[:, 0]) * X[:, 1]
-    return RandomTSRegressor(n_rules=n_rules, random_state=seed).fit(X, y), X, y
+    return RandomTSRegressor(n_rules=n_rules, random_state=seed, structure="random").fit(X, y), X, y
 
 
 def gaussian(x, c, s):
@@ -187,7 +187,9 @@ def test_local_models_are_the_consequents_around_each_centre():
     rng = np.random.default_rng(3)
     X = rng.uniform(-3, 3, size=(300, 1))
     y = np.tanh(X[:, 0])
-    model = RandomTSRegressor(n_rules=5, normalize=True, centers="data", random_state=3).fit(X, y)
+    model = RandomTSRegressor(
+        n_rules=5, normalize=True, centers="data", random_state=3, structure="random"
+    ).fit(X, y)
     rb = model.rule_base_
     ax = plot_local_models(model, X=X, y=y, n_sigmas=0.5)
     lines = ax.get_lines()
@@ -295,7 +297,7 @@ def test_draws_on_the_axes_it_is_given_and_never_shows(monkeypatch):
             "same number of samples",
         ),
         (
-            lambda m: plot_memberships(RandomTSRegressor()),
+            lambda m: plot_memberships(RandomTSRegressor(structure="random")),
             TypeError,
             r"RandomTSRegressor \(not fitted: call fit first\)",
         ),

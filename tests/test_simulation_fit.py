@@ -105,7 +105,7 @@ def test_simulation_focus_simulates_better_under_output_noise():
                 y_lags=1,
                 u_lags=1,
                 focus=focus,
-                estimator=RandomTSRegressor(n_rules=10, normalize=True),
+                estimator=RandomTSRegressor(n_rules=10, normalize=True, structure="random"),
                 random_state=seed,
             ).fit(u[:900], measured[:900])
             with warnings.catch_warnings():
@@ -222,7 +222,7 @@ def test_lags_chosen_by_the_free_run():
     model = NARXRegressor(
         y_lags="auto",
         u_lags="auto",
-        estimator=RandomTSRegressor(n_rules=10, normalize=True),
+        estimator=RandomTSRegressor(n_rules=10, normalize=True, structure="random"),
         random_state=0,
     ).fit(u, y)
     assert len(model.narx_.y_lags) >= 2 and model.narx_.y_lags == model.narx_.u_lags
@@ -233,7 +233,10 @@ def test_lags_chosen_by_the_free_run():
     with pytest.raises(ValueError, match="Lags 'auto' are chosen by the held-out free run"):
         NARXRegressor(y_lags="auto", focus="prediction").fit(u, y)
     only_outputs = NARXRegressor(
-        y_lags="auto", u_lags=1, estimator=RandomTSRegressor(n_rules=5), random_state=0
+        y_lags="auto",
+        u_lags=1,
+        estimator=RandomTSRegressor(n_rules=5, structure="random"),
+        random_state=0,
     ).fit(u, y)
     assert only_outputs.narx_.u_lags == (1,)
 
@@ -318,7 +321,10 @@ def test_the_free_run_on_blocks_chooses_no_worse_than_the_linear_model_of_a_line
         assert model.selection_errors_.shape == (3, 5)
         assert np.array_equal(model.selection_errors_[:, -1], model.candidate_errors_)
         linear = NARXRegressor(
-            1, 1, estimator=RandomTSRegressor(n_rules=1, normalize=True), random_state=seed
+            1,
+            1,
+            estimator=RandomTSRegressor(n_rules=1, normalize=True, structure="random"),
+            random_state=seed,
         ).fit(u[:400], measured[:400])
         errors = []
         for fitted in (model, linear):

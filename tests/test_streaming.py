@@ -130,13 +130,15 @@ def test_fit_consequents_auto_is_the_estimators_auto_route(
     X, Y = sine_data(3, n=n_samples, n_outputs=n_outputs)
     X = 10 * X + 3  # far from standardised
     params = dict(n_rules=15, order=order, normalize=normalize, standardize=standardize)
-    model = RandomTSRegressor(random_state=4, **params).fit(X, Y)
+    model = RandomTSRegressor(random_state=4, **params, structure="random").fit(X, Y)
     if standardize:  # as fit standardises: U = (X - mean) / std
         mean, scale = X.mean(axis=0), X.std(axis=0)
         U = (X - mean) / scale
     else:
         U = X
-    antecedents = RandomTSRegressor(random_state=4, **params).draw_antecedents(U, n_outputs)
+    antecedents = RandomTSRegressor(random_state=4, **params, structure="random").draw_antecedents(
+        U, n_outputs
+    )
     fitted = fit_consequents(antecedents, U, Y, order=order, alpha="auto")
     # one grid value, computed by the same arithmetic: equal to within its last bit
     assert abs(fitted.metadata["alpha"] - model.alpha_) <= np.spacing(model.alpha_)
@@ -286,7 +288,7 @@ def test_partial_fit_standardises_with_the_first_chunk():
     rng = np.random.default_rng(0)
     X = rng.normal(loc=[50.0, -3.0], scale=[10.0, 0.1], size=(300, 2))
     y = np.sin((X[:, 0] - 50) / 10) + (X[:, 1] + 3) * 5
-    model = RandomTSRegressor(n_rules=15, standardize=True, random_state=0)
+    model = RandomTSRegressor(n_rules=15, standardize=True, random_state=0, structure="random")
     for rows in np.array_split(np.arange(300), 3):
         model.partial_fit(X[rows], y[rows])
     meta = model.rule_base_.metadata
@@ -296,13 +298,15 @@ def test_partial_fit_standardises_with_the_first_chunk():
 
 def test_partial_fit_rejects_inconsistent_chunks():
     X, Y = sine_data(0, n=60, n_outputs=2)
-    model = RandomTSRegressor(n_rules=3, random_state=0).partial_fit(X[:30], Y[:30])
+    model = RandomTSRegressor(n_rules=3, random_state=0, structure="random").partial_fit(
+        X[:30], Y[:30]
+    )
     with pytest.raises(ValueError, match="X has 3 features, but RandomTSRegressor is expecting 2"):
         model.partial_fit(np.zeros((5, 3)), Y[:5])
     with pytest.raises(ValueError, match="y has 1 outputs, but RandomTSRegressor is expecting 2"):
         model.partial_fit(X[30:], Y[30:, 0])
     with pytest.raises(ValueError, match="The 'n_rules' parameter of RandomTSRegressor"):
-        RandomTSRegressor(n_rules=0).partial_fit(X, Y)
+        RandomTSRegressor(n_rules=0, structure="random").partial_fit(X, Y)
 
 
 # --------------------------------------------------------------- out of core

@@ -139,7 +139,9 @@ def test_a_narx_fit_is_the_one_thread_fit_and_leaves_blas_as_found():
     models = []
     for blas in (1, 2):
         with threadpool_limits(blas, user_api="blas"):
-            params = dict(estimator=RandomTSRegressor(n_rules=20), random_state=0)
+            params = dict(
+                estimator=RandomTSRegressor(n_rules=20, structure="random"), random_state=0
+            )
             models.append(NARXRegressor(1, 1, **params).fit(u, y))
             assert set(blas_threads()) == {blas}
     # bit for bit: the fit runs on one BLAS thread whatever the setting outside it
@@ -155,7 +157,12 @@ def test_the_same_data_and_seed_give_the_same_model_whatever_n_jobs(solver):
         with threadpool_limits(blas):
             models = [
                 RandomTSRegressor(
-                    n_rules=60, solver=solver, alpha=alpha, random_state=0, n_jobs=n_jobs
+                    n_rules=60,
+                    solver=solver,
+                    alpha=alpha,
+                    random_state=0,
+                    n_jobs=n_jobs,
+                    structure="random",
                 ).fit(X, y)
                 for n_jobs in (1, 2, 3)
             ]
@@ -185,10 +192,14 @@ def test_fits_and_partial_fits_in_eight_threads_are_the_serial_results():
     problems = [data(seed) for seed in range(8)]
 
     def fit(X, y, seed):
-        return RandomTSRegressor(n_rules=40, random_state=seed).fit(X, y).rule_base_
+        return (
+            RandomTSRegressor(n_rules=40, random_state=seed, structure="random")
+            .fit(X, y)
+            .rule_base_
+        )
 
     def stream(X, y, seed):
-        model = RandomTSRegressor(n_rules=40, random_state=seed)
+        model = RandomTSRegressor(n_rules=40, random_state=seed, structure="random")
         for rows in np.array_split(np.arange(len(X)), 3):
             model.partial_fit(X[rows], y[rows])
         return model.rule_base_
@@ -202,7 +213,7 @@ def test_fits_and_partial_fits_in_eight_threads_are_the_serial_results():
 
 def test_eight_threads_predicting_with_one_model_get_the_serial_predictions():
     X, y = data()
-    model = RandomTSRegressor(n_rules=50, random_state=0, n_jobs=2).fit(X, y)
+    model = RandomTSRegressor(n_rules=50, random_state=0, n_jobs=2, structure="random").fit(X, y)
     inputs = [data(seed)[0] for seed in range(1, 9)]
     serial = [model.predict(Xi) for Xi in inputs]
     threaded = run_in_threads(model.predict, [(Xi,) for Xi in inputs])
@@ -213,9 +224,13 @@ def test_eight_threads_predicting_with_one_model_get_the_serial_predictions():
 def test_grid_search_in_joblib_threads_is_the_serial_search():
     X, y = data(n_samples=3000)
     grid = {"n_rules": [10, 30], "alpha": [1e-6, 1e-2]}
-    serial = GridSearchCV(RandomTSRegressor(random_state=0), grid, cv=3).fit(X, y)
+    serial = GridSearchCV(RandomTSRegressor(random_state=0, structure="random"), grid, cv=3).fit(
+        X, y
+    )
     with joblib.parallel_backend("threading", n_jobs=2):
-        threaded = GridSearchCV(RandomTSRegressor(random_state=0), grid, cv=3, n_jobs=2).fit(X, y)
+        threaded = GridSearchCV(
+            RandomTSRegressor(random_state=0, structure="random"), grid, cv=3, n_jobs=2
+        ).fit(X, y)
     assert np.array_equal(
         serial.cv_results_["mean_test_score"], threaded.cv_results_["mean_test_score"]
     )
@@ -224,7 +239,7 @@ def test_grid_search_in_joblib_threads_is_the_serial_search():
 def test_a_fill_that_predicts_in_threads_does_not_hang():
     """Rows written by a function that itself runs a threaded predict, folded in threads."""
     X, y = data(n_samples=20_000)
-    teacher = RandomTSRegressor(n_rules=30, random_state=1).fit(X, y).rule_base_
+    teacher = RandomTSRegressor(n_rules=30, random_state=1, structure="random").fit(X, y).rule_base_
 
     def fill(start, stop, out):
         out[:, :2] = X[start:stop]
@@ -243,13 +258,19 @@ def test_a_fill_that_predicts_in_threads_does_not_hang():
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
 def test_a_forked_child_fits_the_same_model_and_inherits_no_limit():
     X, y = data(n_samples=5000)
-    expected = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y).predict(X[:50])
+    expected = (
+        RandomTSRegressor(n_rules=20, random_state=0, structure="random").fit(X, y).predict(X[:50])
+    )
     before = blas_threads()
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child
         try:
-            predicted = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y).predict(X[:50])
+            predicted = (
+                RandomTSRegressor(n_rules=20, random_state=0, structure="random")
+                .fit(X, y)
+                .predict(X[:50])
+            )
             same = np.array_equal(predicted, expected) and blas_threads() == before
             os.write(write, b"1" if same else b"0")
         finally:
@@ -267,7 +288,7 @@ def test_import_fit_and_predict_change_nothing_global():
     signature = (get_name.restype, get_name.argtypes)
     blas, errors = blas_threads(), np.geterr()
     X, y = data()
-    model = RandomTSRegressor(n_rules=30, random_state=0, n_jobs=2).fit(X, y)
+    model = RandomTSRegressor(n_rules=30, random_state=0, n_jobs=2, structure="random").fit(X, y)
     run_in_threads(model.predict, [(X,)] * 4, n_threads=4)
     assert blas_threads() == blas
     assert np.geterr() == errors  # exact: numpy's error modes, a dict of strings

@@ -60,7 +60,9 @@ def _data(n_rows, n_features=3, seed=0):
 @pytest.mark.parametrize(
     "params, budget",
     [
-        ({}, 4),  # the defaults
+        ({}, 4),  # the defaults: rules grown where the data need them
+        ({"structure": "random"}, 4),
+        ({"refine": 10}, 6),  # random rules (refine reads them), refined
         ({"refine": 10, "n_rules": 6}, 6),
         ({"alpha": 1e-3, "solver": "cholesky"}, 4),
         ({"learning": "combined", "n_rules": 10, "normalize": True}, 4),
@@ -79,6 +81,11 @@ def test_interpretable_fit_validates_once():
     X, y = _data(300)
     with counted_checks() as counts:
         RandomTSRegressor.interpretable(random_state=0).fit(X, y)
+    assert counts["check_matrix"] == 0 and sum(counts.values()) <= 4
+    with counted_checks() as counts:
+        RandomTSRegressor(
+            10, structure="random", centers="kmeans", normalize=True, learning="combined"
+        ).fit(X, y)
     # k-means checks its input once more (scikit-learn's own KMeans.fit)
     assert counts["check_matrix"] == 0 and sum(counts.values()) <= 5
 
@@ -99,7 +106,8 @@ def test_streaming_validates_each_chunk_once():
     X, y = _data(600)
     for model in (
         RandomTSRegressor.paper(n_rules=20, alpha=1e-3, random_state=0),
-        RandomTSRegressor(n_rules=20, random_state=0),
+        RandomTSRegressor(n_rules=20, structure="random", random_state=0),
+        RandomTSRegressor(n_rules=20),  # grown on the first chunk
     ):
         with counted_checks() as counts:
             model.partial_fit(X[:300], y[:300])
@@ -113,7 +121,7 @@ def test_streaming_validates_each_chunk_once():
 def test_conformal_fit_validates_once():
     X, y = _data(300)
     with counted_checks() as counts:
-        model = RandomTSRegressor(n_rules=20, random_state=0).fit_conformalize(X, y)
+        model = RandomTSRegressor(n_rules=20, structure="random").fit_conformalize(X, y)
     assert counts["check_matrix"] == 0 and sum(counts.values()) <= 4
     with counted_checks() as counts:
         model.predict_interval(X)

@@ -103,9 +103,19 @@ def add_fit(commands):
         f"{_ROWS_PER_AUTO_CLASS} rows per value on average; regress otherwise",
     )
     cmd.add_argument(
+        "--structure",
+        choices=("grown", "random"),
+        default=None,
+        help="rules grown where the data need them, each saying what the model does where "
+        "it lives (grown), or drawn at random as in the paper (random); default: the "
+        "estimator's, grown to regress unless --centers or --refine asks "
+        "for random rules, random to classify",
+    )
+    cmd.add_argument(
         "--rules",
         type=positive_int,
-        help="number of rules (default: the estimator's, 100 to regress, 150 to classify)",
+        help="the most rules grown (default 40), or the number of random rules (default "
+        "100 to regress, 150 to classify)",
     )
     cmd.add_argument(
         "--order",
@@ -115,7 +125,10 @@ def add_fit(commands):
         help="consequent order: 0 constant, 1 linear (default 1)",
     )
     cmd.add_argument(
-        "--normalize", action="store_true", help="weighted average instead of weighted sum"
+        "--normalize",
+        action="store_true",
+        help="random rules: weighted average instead of weighted sum (grown rules are "
+        "always averaged)",
     )
     cmd.add_argument(
         "--standardize",
@@ -134,10 +147,11 @@ def add_fit(commands):
         "--learning",
         choices=("global", "local", "combined"),
         default=None,
-        help="fit the consequents to the model's output (global, default), each rule to the "
-        "data under it (local), or both (combined): local and combined rules say what the "
-        "model does where they live; for few rules on the data, e.g. --rules 10 --centers "
-        "kmeans --normalize --learning combined",
+        help="fit the consequents to the model's output (global, default of random rules), "
+        "each rule to the data under it (local, default of grown rules), or both (combined): "
+        "local and combined rules say what the model does where they live; for few random "
+        "rules on the data, e.g. --structure random --rules 10 --centers kmeans --normalize "
+        "--learning combined",
     )
     cmd.add_argument(
         "--local-weight",
@@ -150,17 +164,17 @@ def add_fit(commands):
         "--centers",
         choices=("samples", "normal", "data", "kmeans"),
         default=None,
-        help="rule centres: training rows drawn at random (default), normal, uniform over the "
-        "data's box, or the k-means clusters of the inputs (widths from their spread)",
+        help="random rules' centres: training rows drawn at random (default), normal, uniform "
+        "over the data's box, or the k-means clusters of the inputs (widths from their spread)",
     )
     cmd.add_argument(
         "--refine",
         type=non_negative_int,
         default=0,
         metavar="N",
-        help="N iterations of nonlinear least squares on the centres and widths, the "
-        "consequents re-solved at each (default 0: no refinement); for few rules, e.g. "
-        "--rules 10 --centers kmeans --normalize --refine 50",
+        help="random rules: N iterations of nonlinear least squares on the centres and "
+        "widths, the consequents re-solved at each (default 0: no refinement); for few rules, "
+        "e.g. --structure random --rules 10 --centers kmeans --normalize --refine 50",
     )
     cmd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     cmd.add_argument(
@@ -313,9 +327,7 @@ def _fit_regressor(args, X, Y, inputs, targets, record):
     rmse = np.sqrt(np.mean((model.predict(X).reshape(Y.shape) - Y) ** 2, axis=0))
     _record(model, record)
     errors = ", ".join(f"{name} {value:.4g}" for name, value in zip(targets, rmse, strict=True))
-    summary = (
-        f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
-    )
+    summary = f"fitted {len(model.rule_base_)} rules on {X.shape[0]} samples of {inputs}; training RMSE: {errors}"
     return _saved_report(model, inputs, args, summary, scores)
 
 
@@ -341,6 +353,7 @@ def _record(model, record):
 def _model_params(args):
     """The estimator's parameters that the command line sets (``--rules``: if given)."""
     params = dict(
+        structure=args.structure,
         order=args.order,
         normalize=True if args.normalize else None,  # None: the structure's default
         standardize=args.standardize,
@@ -384,7 +397,7 @@ def _fit_classifier(args, X, labels, inputs, target, record):
     # The target's name, which `randomts predict` heads its column of labels with.
     _record(model, {**record, "target": target})
     summary = (
-        f"fitted {model.n_rules} rules on {X.shape[0]} samples of {inputs} to the "
+        f"fitted {len(model.rule_base_)} rules on {X.shape[0]} samples of {inputs} to the "
         f"{classes.size} classes of {target!r} ({_listed(classes)}); "
         f"training accuracy: {accuracy:.4g}"
     )

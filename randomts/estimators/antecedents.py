@@ -18,7 +18,7 @@ import numpy as np
 
 from randomts.core.membership import UNTESTED_WIDTH
 from randomts.core.sampling import check_random_state, default_width_range
-from randomts.estimators.parameters import resolved
+from randomts.estimators.parameters import auto_alpha, resolved
 from randomts.fitting.consequents import ConsequentFit, consequent_fit
 from randomts.fitting.growth import grow_rules
 from randomts.fitting.kmeans import kmeans_antecedents
@@ -244,7 +244,11 @@ def grow_structure(model, U, Y, output_names=None, *, keep=True):
     """
     settings = resolved(model)
     Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
-    grown = grow_rules(U, Y, max_rules=settings.n_rules, order=model.order, check_input=False)
+    # a float alpha is the ridge of the local lines toward their parents' slopes
+    shrink = {} if auto_alpha(model) else {"shrinkage": float(model.alpha)}
+    grown = grow_rules(
+        U, Y, max_rules=settings.n_rules, order=model.order, check_input=False, **shrink
+    )
     input_names, output_names = _names(model, U.shape[1], Y.shape[1], output_names)
     rules = RuleBase(
         **grown.arguments,
@@ -271,7 +275,7 @@ def refine_rules(model, antecedents, U, Y):
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> U = rng.uniform(-2, 2, size=(200, 1)); Y = np.sin(2 * U)
-    >>> model = RandomTSRegressor(n_rules=3, refine=10, random_state=0)
+    >>> model = RandomTSRegressor(n_rules=3, structure="random", refine=10, random_state=0)
     >>> start = draw_rules(model, U)
     >>> refined = refine_rules(model, start, U, Y)
     >>> refined.n_rules, bool(np.any(refined.centers != start.centers))

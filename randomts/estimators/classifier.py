@@ -151,6 +151,7 @@ center_scale, center_bounds, refine, random_state, n_jobs
     #: The rules ``structure="random"`` draws when ``n_rules`` is None: class boundaries are
     #: more local than the regressor's surfaces.
     random_rules = 150
+    default_structure = "random"
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -402,7 +403,9 @@ center_scale, center_bounds, refine, random_state, n_jobs
         --------
         >>> from sklearn.datasets import load_iris
         >>> X, y = load_iris(return_X_y=True)
-        >>> clf = RandomTSClassifier(n_rules=10, random_state=0).fit_conformalize(X[::2], y[::2])
+        >>> clf = RandomTSClassifier(n_rules=10, structure="random", random_state=0).fit_conformalize(
+        ...     X[::2], y[::2]
+        ... )
         >>> sets = clf.predict_set(X[1::2], coverage=0.9)
         >>> covered = sets[range(len(sets)), y[1::2]].mean()
         >>> bool(covered >= 0.85), round(float(sets.sum(axis=1).mean()), 1)  # classes per set
@@ -512,7 +515,7 @@ center_scale, center_bounds, refine, random_state, n_jobs
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(400, 2))
         >>> y = np.where(X[:, 0] + 0.5 * rng.normal(size=400) > 0, "right", "left")
-        >>> clf = RandomTSClassifier(n_rules=10, random_state=0).fit_conformalize(X, y)
+        >>> clf = RandomTSClassifier(n_rules=10, structure="random", random_state=0).fit_conformalize(X, y)
         >>> clf.classes_.tolist(), clf.predict_set([[3.0, 0.0], [0.0, 0.0]], coverage=0.9).tolist()
         (['left', 'right'], [[False, True], [True, True]])
         """

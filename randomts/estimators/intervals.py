@@ -176,7 +176,9 @@ def jackknife_scores(rule_base, scaling, X, Y, *, alpha, order, n_jobs=None):
     >>> import numpy as np
     >>> from randomts import RandomTSRegressor
     >>> X = np.random.default_rng(0).uniform(-1, 1, size=(50, 2)); Y = X[:, :1] ** 2
-    >>> model = RandomTSRegressor(n_rules=5, standardize=False, random_state=0).fit(X, Y)
+    >>> model = RandomTSRegressor(
+    ...     n_rules=5, structure="random", standardize=False, random_state=0
+    ... ).fit(X, Y)
     >>> scores = jackknife_scores(model.rule_base_, None, X, Y, alpha=model.alpha_, order=1)
     >>> scores.method, scores.n_samples, scores.terms.residuals.shape
     ('jackknife+', 50, (50, 1))

@@ -9,6 +9,7 @@ underdetermined fit.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -44,7 +45,9 @@ __all__ = [
     "check_hyperparameters",
     "n_unknowns",
     "output_names",
+    "random_only_settings",
     "resolved",
+    "structure_of",
     "warn_constant_inputs",
     "warn_if_far_offset",
     "warn_if_underdetermined",
@@ -66,14 +69,9 @@ GROWN_RULES = 40
 #: The parameters that only random rules read: set with ``structure="grown"``, they are refused.
 RANDOM_ONLY = ("centers", "center_scale", "center_bounds", "width_range")
 
-#: The parameters of ``interpretable()``: random rules on the data's k-means clusters,
-#: averaged, fitted by combined learning.
-INTERPRETABLE = {
-    "structure": "random",
-    "centers": "kmeans",
-    "normalize": True,
-    "learning": "combined",
-}
+#: The parameters of ``interpretable()``: rules grown where the data need them, each line a
+#: fit of the data under its rule.
+INTERPRETABLE = {"structure": "grown"}
 
 
 @dataclass(frozen=True)
@@ -107,10 +105,60 @@ class Resolved:
         return self.structure == "grown"
 
 
+def random_only_settings(model):
+    """The parameters set on ``model`` that only random rules read, by name.
+
+    Examples
+    --------
+    >>> from randomts import RandomTSRegressor
+    >>> random_only_settings(RandomTSRegressor(centers="kmeans", refine=5, normalize=False))
+    ['centers', 'refine', 'normalize']
+    >>> random_only_settings(RandomTSRegressor(n_rules=10, normalize=True))
+    []
+    """
+    found = [name for name in RANDOM_ONLY if getattr(model, name) is not None]
+    if isinstance(model.refine, numbers.Integral) and model.refine > 0:
+        found.append("refine")
+    if model.normalize is not None and not model.normalize:
+        found.append("normalize")
+    return found
+
+
+def structure_of(model):
+    """``"grown"`` or ``"random"``: what ``model.structure`` makes of the estimator's rules.
+
+    A structure given is the structure. ``None`` is the estimator's
+    ``default_structure`` (``"grown"`` for the regressor, ``"random"`` for
+    the classifier), except that a parameter only random rules read
+    (:func:`random_only_settings`: ``centers``, ``center_scale``,
+    ``center_bounds``, ``width_range``, ``refine > 0``, ``normalize=False``)
+    asks for random rules: those settings keep the model they have always
+    given. With ``structure="grown"`` they are refused instead
+    (:func:`check_hyperparameters`).
+
+    Examples
+    --------
+    >>> from randomts import RandomTSClassifier, RandomTSRegressor
+    >>> structure_of(RandomTSRegressor()), structure_of(RandomTSClassifier())
+    ('grown', 'random')
+    >>> structure_of(RandomTSRegressor(centers="kmeans")), structure_of(RandomTSRegressor(refine=10))
+    ('random', 'random')
+    >>> structure_of(RandomTSRegressor(structure="grown", centers="kmeans"))
+    'grown'
+    """
+    if model.structure is not None:
+        return model.structure
+    if model.default_structure == "grown" and random_only_settings(model):
+        return "random"
+    return model.default_structure
+
+
 def resolved(model):
     """The :class:`Resolved` parameters of an estimator whose parameters are valid.
 
-    ``None`` means the structure's default: grown rules are up to
+    ``structure=None`` is the estimator's ``default_structure`` (grown rules
+    for the regressor, random ones for the classifier). ``None`` elsewhere
+    means the structure's default: grown rules are up to
     :data:`GROWN_RULES`, averaged and fitted locally; random rules are
     ``model.random_rules`` (100 for the regressor), summed and fitted
     globally, their centres training rows (``"samples"``) and ``center_scale``
@@ -127,8 +175,11 @@ def resolved(model):
     (100, False, 'global', 'samples')
     >>> resolved(RandomTSClassifier(structure="random")).n_rules
     150
+    >>> resolved(RandomTSRegressor()).structure, resolved(RandomTSClassifier()).structure
+    ('grown', 'random')
     """
-    grown = model.structure == "grown"
+    structure = structure_of(model)
+    grown = structure == "grown"
     n_rules = model.n_rules
     if n_rules is None:
         n_rules = GROWN_RULES if grown else model.random_rules
@@ -140,7 +191,7 @@ def resolved(model):
     if not grown:
         centers = "samples" if model.centers is None else model.centers
         center_scale = PAPER_CENTER_SCALE if model.center_scale is None else model.center_scale
-    return Resolved(model.structure, n_rules, normalize, learning, centers, center_scale)
+    return Resolved(structure, n_rules, normalize, learning, centers, center_scale)
 
 
 def check_hyperparameters(model):
@@ -164,7 +215,8 @@ def check_hyperparameters(model):
     ValueError: The 'centers' parameter of RandomTSRegressor places random rules; the rules of structure='grown' place themselves where the data need them. Got centers='kmeans': leave it None, or use structure='random'.
     """
     owner = type(model).__name__
-    structure = check_option(model.structure, "structure", STRUCTURES, owner=owner)
+    if model.structure is not None:
+        check_option(model.structure, "structure", STRUCTURES, owner=owner)
     if model.n_rules is not None:
         check_int(model.n_rules, "n_rules", low=1, owner=owner)
     check_int_option(model.order, "order", (0, 1), owner=owner)
@@ -189,7 +241,7 @@ def check_hyperparameters(model):
     if model.width_range is not None:
         check_pair(model.width_range, "width_range", low=0.0, owner=owner)
     check_int(model.refine, "refine", low=0, owner=owner)
-    if structure == "grown":
+    if structure_of(model) == "grown":
         _check_grown(model, owner)
     else:
         if model.centers == "uniform" and model.center_bounds is None:
@@ -227,13 +279,6 @@ def _check_grown(model, owner):
             "structure='grown': grown rules are a weighted average (each rule's line is "
             "what the model does where the rule lives). Got normalize=False: use "
             "structure='random' for a weighted sum."
-        )
-    if model.learning in (None, "local") and not auto_alpha(model):
-        raise ValueError(
-            f"The 'alpha' parameter of {owner} is not used by the grown rules' local lines "
-            "(each is shrunk toward its parent's line instead). Got "
-            f"alpha={model.alpha!r}: leave it 'auto', or refit the grown rules' consequents "
-            "with learning='global' or 'combined', which use it."
         )
 
 

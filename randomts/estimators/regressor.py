@@ -22,6 +22,7 @@ from randomts.estimators.intervals import (
 from randomts.estimators.parameters import (
     check_fit_memory,
     output_names,
+    resolved,
     warn_if_far_offset,
     without_refinement,
 )
@@ -36,27 +37,27 @@ __all__ = ["RandomTSRegressor"]
 class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     """Takagi-Sugeno regressor: rules drawn at random, or grown where the data need them.
 
-    By default (``structure="random"``, the Shuffled Linear Model of the
-    paper), ``fit`` draws ``n_rules`` (100) Gaussian antecedents, then fits
-    every rule's consequent by one least-squares solve of the block system
+    By default (``structure="grown"``), ``fit`` grows the rules where the
+    model's error is (:func:`randomts.fitting.growth.grow_rules`, a local
+    linear model tree in the manner of Nelles' LOLIMOT): from one linear rule
+    it cuts the region of the worst rule in two, at the median of its rows,
+    across the input that lowers the error most, and fits each rule's line to
+    the data under it (weighted least squares, its slopes shrunk toward its
+    parent's). The number of rules, up to ``n_rules`` (40), is chosen by the
+    exact leave-one-out error of those local fits, and the width of the rules
+    among a few fractions of their regions, keeping every rule within 0.1
+    standard deviations of ``y`` of the model at its own centre. Each rule
+    sits on the mean of the rows of its region and is no wider than that
+    region; the output is the weighted average. Every rule then says what the
+    model does where it lives, and beyond the data the model follows the
+    outermost rules' lines.
+
+    With ``structure="random"`` (the Shuffled Linear Model of the paper),
+    ``fit`` draws ``n_rules`` (100) Gaussian antecedents, then fits every
+    rule's consequent by one least-squares solve of the block system
     ``K Gamma = Y``: the weighted sum of the rules by default, accurate, but
     whose rules are terms of a sum that the others correct, not what the
-    model does where they live.
-
-    With ``structure="grown"``, ``fit`` grows the rules where the model's
-    error is (:func:`randomts.fitting.growth.grow_rules`, a local linear
-    model tree in the manner of Nelles' LOLIMOT): from one linear rule it
-    cuts the region of the worst rule in two, at the median of its rows,
-    across the input that lowers the error most, and fits each rule's line
-    to the data under it (weighted least squares, its slopes shrunk toward
-    its parent's). The number of rules, up to ``n_rules`` (40), is chosen by
-    the exact leave-one-out error of those local fits, and the width of the
-    rules among a few fractions of their regions, keeping every rule within
-    0.1 standard deviations of ``y`` of the model at its own centre. Each
-    rule sits on the mean of the rows of its region and is no wider than
-    that region; the output is the weighted average. Every rule then says
-    what the model does where it lives, and beyond the data the model
-    follows the outermost rules' lines.
+    model does where they live, and which can swing just beyond the data.
 
     The defaults work on raw data of any scale and dimension:
 
@@ -87,12 +88,19 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     n_rules : int, optional
         The most rules grown (``structure="grown"``; None: 40), or the number
         of rules drawn (``structure="random"``; None: 100).
-    structure : {"random", "grown"}, default="random"
+    structure : {"grown", "random"}, optional
         How the antecedents are made. ``"grown"``: grown where the data need
         them, their lines fitted locally (see above); ``centers``,
         ``center_scale``, ``center_bounds``, ``width_range`` and ``refine``
         are not used, and setting them is refused. ``"random"``: drawn at
         random (or on the k-means clusters) by ``centers``, as in the paper.
+        None (default): ``"grown"`` for the regressor, unless a parameter
+        only random rules read is set (``centers``, ``center_scale``,
+        ``center_bounds``, ``width_range``, ``refine > 0``,
+        ``normalize=False``), which keeps the random rules it configures
+        (:func:`randomts.estimators.parameters.structure_of`); ``"random"``
+        for :class:`~randomts.RandomTSClassifier`, whose class scores grown
+        rules fit less accurately and more slowly (``benchmarks/RESULTS.md``).
     order : {0, 1}, default=1
         1: linear consequents ``A_i x + b_i`` (the SLM). 0: constant
         consequents, i.e. an Extreme Learning Machine with RBF nodes.
@@ -120,7 +128,10 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         at least as many unknowns as rows, ``fit`` warns
         (:class:`~randomts.exceptions.UnderdeterminedWarning`). With
         ``learning="local"`` or ``"combined"``, ``"auto"`` is chosen by
-        5-fold cross-validation instead, on the same relative grid.
+        5-fold cross-validation instead, on the same relative grid. For the
+        local lines of grown rules, a float is the ridge that shrinks each
+        rule's slopes toward its parent's (in standardised units), and
+        ``"auto"`` is 1.
     learning : {"global", "local", "combined"}, optional
         How the consequents are fitted
         (:mod:`randomts.fitting.local_learning`). ``"global"``: all at once,
@@ -135,7 +146,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         few rules with centres on the data (see :meth:`interpretable`): far
         from the data a rule has nothing to describe. None: ``"local"`` for
         grown rules, whose growth fits each line locally (their slopes shrunk
-        toward the parent rule's; ``alpha`` is then not used), ``"global"``
+        toward the parent rule's by ``alpha``), ``"global"``
         for random ones. ``"global"`` or ``"combined"`` with grown rules fits
         the consequents of the grown antecedents again by the one fit of the
         consequents.
@@ -197,8 +208,10 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     ----------
     rule_base_ : RuleBase
         The fitted rule base, in the data's own units.
-    alpha_ : float
-        The ridge penalty used (chosen, with ``alpha="auto"``).
+    alpha_ : float or None
+        The ridge penalty used (chosen, with ``alpha="auto"``); None for the
+        local lines of grown rules, whose penalty is ``alpha``'s shrinkage
+        toward their parents' slopes.
     local_weight_ : float or None
         The weight of the local term used with ``learning="combined"``
         (chosen, with ``local_weight="auto"``); None otherwise.
@@ -230,24 +243,29 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-2, 2, size=(200, 2))
     >>> y = np.sin(X[:, 0]) * X[:, 1]
-    >>> model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, y)
-    >>> model.score(X, y) > 0.999
+    >>> model = RandomTSRegressor().fit(X, y)
+    >>> bool(model.score(X, y) > 0.998), model.rule_base_.normalize, len(model.rule_base_) <= 40
+    (True, True, True)
+
+    Every rule's line, at its own centre, is what the model predicts there
+    (in standard deviations of ``y``):
+
+    >>> from randomts.analysis.agreement import rule_agreement
+    >>> bool(np.abs(rule_agreement(model.rule_base_, X, y).from_model).max() < 0.01)
     True
-    >>> len(model.rule_base_), model.alpha_ > 0
-    (20, True)
 
     Inputs far from the origin, in any units, give the same model:
 
-    >>> moved = RandomTSRegressor(n_rules=20, random_state=0).fit(1000 * X + 300, y)
+    >>> moved = RandomTSRegressor().fit(1000 * X + 300, y)
     >>> bool(np.allclose(moved.predict(1000 * X + 300), model.predict(X), rtol=1e-6))
     True
 
-    Rules grown where the data need them, each line a fit of the data under
-    its rule (at most ``n_rules``; the leave-one-out error chooses how many):
+    The paper's random rules, a weighted sum whose penalty leave-one-out
+    chooses:
 
-    >>> grown = RandomTSRegressor(structure="grown").fit(X, y)
-    >>> grown.rule_base_.normalize, 2 <= len(grown.rule_base_) <= 40, grown.score(X, y) > 0.99
-    (True, True, True)
+    >>> drawn = RandomTSRegressor(n_rules=20, structure="random", random_state=0).fit(X, y)
+    >>> bool(drawn.score(X, y) > 0.999), len(drawn.rule_base_), bool(drawn.alpha_ > 0)
+    (True, 20, True)
     """
 
     @classmethod
@@ -291,9 +309,9 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         tags.target_tags.single_output = True
         # a few dozen constant rules (an RBF network) follow a trend in many inputs only
         # coarsely: no training score to promise on arbitrary data
-        n_rules = self.random_rules if self.n_rules is None else self.n_rules
+        settings = resolved(self)
         tags.regressor_tags.poor_score = self.order == 0 and (
-            self.structure == "grown" or n_rules < 50
+            settings.grown or settings.n_rules < 50
         )
         return tags
 
@@ -462,8 +480,10 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         return self
 
     def draw_antecedents(self, U, n_outputs=1, *, output_names=None):
-        """The rules :meth:`fit` draws, before their consequents are fitted.
+        """The random rules :meth:`fit` draws, before their consequents are fitted.
 
+        For ``structure="random"``: grown rules come from the targets, which
+        this method does not see (it raises a ValueError saying so).
         ``fit`` draws them on its inputs as it sees them: standardised
         (``(X - mean) / std`` per feature, with a standard deviation of 0
         taken as 1) when ``standardize=True``. The same parameters and
@@ -492,13 +512,21 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         --------
         >>> import numpy as np
         >>> X = np.random.default_rng(0).normal(size=(100, 3))
-        >>> model = RandomTSRegressor(n_rules=5, standardize=False, random_state=0)
+        >>> model = RandomTSRegressor(
+        ...     n_rules=5, structure="random", standardize=False, random_state=0
+        ... )
         >>> rules = model.draw_antecedents(X)
         >>> fitted = model.fit(X, X[:, 0]).rule_base_
         >>> np.array_equal(rules.centers, fitted.centers), np.array_equal(rules.sigmas, fitted.sigmas)
         (True, True)
         """
         self._validate_hyperparameters()
+        if resolved(self).grown:
+            raise ValueError(
+                f"The 'structure' parameter of {type(self).__name__} is 'grown': its rules are "
+                "grown from the targets by fit, not drawn before them. Use "
+                "structure='random' to draw rules with draw_antecedents."
+            )
         return draw_rules(
             self,
             U,
@@ -635,7 +663,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(600, 1))
         >>> y = np.sin(2 * X[:, 0]) + 0.2 * rng.normal(size=600)
-        >>> model = RandomTSRegressor(n_rules=10, random_state=0)
+        >>> model = RandomTSRegressor(n_rules=10, structure="random", random_state=0)
         >>> model = model.fit_conformalize(X[:400], y[:400])
         >>> lower, upper = model.predict_interval(X[400:], coverage=0.9)
         >>> covered = np.mean((lower <= y[400:]) & (y[400:] <= upper))
@@ -756,7 +784,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         >>> import numpy as np
         >>> rng = np.random.default_rng(1)
         >>> X = rng.uniform(-1, 1, size=(300, 2)); y = X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=300)
-        >>> model = RandomTSRegressor(n_rules=10, random_state=0).fit_conformalize(X, y)
+        >>> model = RandomTSRegressor(n_rules=10, structure="random", random_state=0).fit_conformalize(X, y)
         >>> lower, upper = model.predict_interval([[0.0, 0.0], [0.5, -0.5]], coverage=0.95)
         >>> (upper - lower).round(2)
         array([0.43, 0.43])
@@ -807,7 +835,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         >>> import numpy as np
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(300, 1)); y = 2 * X[:, 0] + 0.1 * rng.normal(size=300)
-        >>> model = RandomTSRegressor(n_rules=3, random_state=0).fit_conformalize(X, y)
+        >>> model = RandomTSRegressor(n_rules=3, structure="random", random_state=0).fit_conformalize(X, y)
         >>> print(model.explain([1.0], top=1).to_text().splitlines()[0])
         x1 = 1: y = 1.996, 90% interval [1.842, 2.151] (jackknife+) (weighted sum of 3 rules)
         """
@@ -856,7 +884,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         >>> import numpy as np
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-2, 2, size=(300, 2)); y = np.sin(X[:, 0]) * X[:, 1]
-        >>> model = RandomTSRegressor(n_rules=40, random_state=0).fit(X, y)
+        >>> model = RandomTSRegressor(n_rules=40, structure="random", random_state=0).fit(X, y)
         >>> small = model.prune(10, X, y)
         >>> len(small.rule_base_), small.n_rules, small.predict(X[:3]).shape
         (10, 10, (3,))

@@ -48,7 +48,8 @@ def plot_interval(model, X, y=None, *, coverage=0.9, feature=None, output=0, ax=
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-2, 2, size=(300, 1)); y = np.sin(2 * X[:, 0]) + 0.2 * rng.normal(size=300)
-    >>> model = RandomTSRegressor(n_rules=10, random_state=0).fit_conformalize(X[:200], y[:200])
+    >>> model = RandomTSRegressor(n_rules=10, structure="random", random_state=0)
+    >>> model = model.fit_conformalize(X[:200], y[:200])
     >>> ax = plot_interval(model, X[200:], y[200:], feature=0)
     >>> ax.collections[0].get_label(), ax.collections[1].get_label()
     ('90% interval (jackknife+)', 'targets: 88% inside')
