@@ -124,7 +124,7 @@ def test_a_whole_run_that_leaves_the_outputs_counts_as_diverged():
     independent = narx.free_run(unstable.rule_base, u, y[:1])[0][1:, 0]
     span = y.max() - y.min()
     assert np.max(np.abs(independent)) > y.max() + FALLBACK_SPAN * span
-    assert whole_run_error(unstable, unstable.gamma0, runs, low, high) == np.inf
+    assert whole_run_error(unstable, unstable.gamma0, runs, low, high) == np.inf  # exact: inf
 
 
 def test_the_refit_on_every_record_replaces_the_first_part_model_only_where_it_runs_no_worse():
@@ -145,14 +145,28 @@ def test_the_refit_on_every_record_replaces_the_first_part_model_only_where_it_r
     assert np.all(np.isfinite(fit.whole_errors))
     # the refined model is an option where the refinement moved on a block
     assert np.any(fit.block_iterations)
+    # the first part's refined model ran perfectly: no refit refined on everything can be as
+    # good, and it is kept
+    perfect = dataclasses.replace(fit, whole_errors=(0.0, 0.0))
+    estimator, _ = refit(perfect, True, records, rows[0], settings)
+    assert estimator is fit.estimator
+    # a one-step fit on every row is not held to the first part's error
+    estimator, _ = refit(perfect, False, records, rows[0], settings)
+    assert estimator is not fit.estimator
     for refined in (False, True):
-        # the first part's model ran perfectly: no refit can be as good, it is kept
-        perfect = dataclasses.replace(fit, whole_errors=(0.0, 0.0))
-        estimator, _ = refit(perfect, refined, records, rows[0], settings)
-        assert estimator is fit.estimator
         # the first part's model left the data: the refit, which runs finitely, replaces it
         lost = dataclasses.replace(fit, whole_errors=(np.inf, np.inf))
         estimator, rules = refit(lost, refined, records, rows[0], settings)
         assert estimator is not fit.estimator
         run = narx.free_run(rules, u, y[:1])[0]
         assert np.all(np.isfinite(run)) and np.max(np.abs(run)) < 2 * np.max(np.abs(y))
+
+
+def test_an_autoregression_has_no_model_of_the_inputs_alone():
+    """Without inputs it would be the mean: the three candidates of rules alone."""
+    rng = np.random.default_rng(2)
+    y = np.zeros(400)
+    for k in range(2, 400):
+        y[k] = 1.2 * y[k - 1] - 0.5 * y[k - 2] + rng.normal()
+    model = NARXRegressor(2, random_state=0).fit(None, y)
+    assert model.selection_errors_.shape == (3, 5)

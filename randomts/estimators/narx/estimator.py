@@ -174,7 +174,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         ``RandomTSRegressor()`` (100 random rules,
         weighted sum), ``RandomTSRegressor.interpretable()`` (10 rules on
         the data's clusters, weighted average) and a single rule (a linear
-        ARX model), and a fourth fitted by least squares, not refined: the
+        ARX model), and, with inputs, a fourth fitted by least squares, not refined: the
         linear model of the lagged inputs alone (a FIR model), whose free
         run cannot diverge. An option whose free run over every training
         record whole diverges or leaves the outputs' range by more than
@@ -517,7 +517,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     def _fit(self, records, structures, settings):
         simulation = settings.horizon is not None
         input_only = simulation and self.estimator is None
-        total = len(structures) * (len(self._candidates(self.focus)) + input_only)
+        total = len(structures) * len(self._candidates(self.focus))
+        total += input_only * sum(bool(narx.u_lags) for narx in structures)
         with _progress_bar(total, self.progress) as tick:
             fits, rows = fit_candidates(
                 structures,

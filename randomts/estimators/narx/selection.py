@@ -402,9 +402,9 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
     progress : callable, optional
         Called with a short description after every candidate's fit.
     input_only : bool, default=False
-        With ``focus="simulation"``, one more candidate for every structure,
-        after the others: the linear model of its lagged inputs alone
-        (:func:`input_only_rules`), whose free run cannot diverge.
+        With ``focus="simulation"``, one more candidate for every structure
+        with inputs, after the others: the linear model of its lagged inputs
+        alone (:func:`input_only_rules`), whose free run cannot diverge.
 
     Returns
     -------
@@ -481,7 +481,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
             )
             if progress is not None:
                 progress(described)
-        if simulation and input_only:
+        if simulation and input_only and narx.u_lags:  # without inputs it would be the mean
             fits.append(_input_only_fit(narx, rows, folds + [(fitted, held_out)], held_out))
             if progress is not None:
                 progress(f"lags {narx.y_lags}, {narx.u_lags}: the inputs alone")
@@ -496,8 +496,11 @@ def refit(fit, refined, records, rows, settings):
     held out) for as many steps as :meth:`CandidateFit.steps`. That model
     replaces the one fitted on the first part of every record only where
     its free run over every record whole (:func:`whole_run_error`) is
-    finite, stays in the data and is no worse than that one's: refined on
-    everything with no held-out stretch to stop on, a model can run away.
+    finite and stays in the data, and, refined, is no worse than that
+    one's: refined on everything with no held-out stretch to stop on, a
+    model can run away. (A one-step fit is not held to the first part's
+    error: on a trending record the whole record's fit follows the latest
+    data, which the free run from the start weighs little.)
     The candidate of the inputs alone is fitted again on every row.
 
     Returns
@@ -527,7 +530,7 @@ def refit(fit, refined, records, rows, settings):
             max_iter=fit.steps(),
         ).gamma
     error = whole_run_error(problem, gamma, *whole_runs(fit.narx, records))
-    if not error <= fit.whole_errors[1 if refined else 0]:
+    if not np.isfinite(error) or (refined and error > fit.whole_errors[1]):
         return fit.estimator, fit.rule_base(refined)
     if not refined:
         return estimator, fit.narx.name_rules(estimator.rule_base_)
