@@ -202,8 +202,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         one-step fit refined for as many steps as the held-out end chose
         (none if the start was best), so that the latest data are not left
         out of it; it replaces the model fitted on the first part only where
-        its free run over every record whole stays in the data and is no
-        worse. A good one-step predictor can be a poor simulator; this
+        its free run over every record whole stays in the data and, refined,
+        is no worse. A good one-step predictor can be a poor simulator; this
         is the setting for a model that will run on its own outputs. Needs
         randomts estimators.
     horizon : int, default=200
