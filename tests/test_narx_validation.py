@@ -66,9 +66,10 @@ def test_a_default_fit_reads_its_records_once_and_fits_each_candidate_once():
     u, y = record()
     counter = Counter()
     model = counter.count(NARXRegressor(y_lags=2, u_lags=2, random_state=0).fit, u, y)
-    assert model.selection_errors_.shape == (3, 5)  # three candidates, five blocks
-    # one one-step fit per candidate (the blocks share its rules and their factors), and the
-    # one kept fitted again on every record whole
+    assert model.selection_errors_.shape == (4, 5)  # four candidates, five blocks
+    # one one-step fit per candidate of rules (the blocks share its rules and their factors;
+    # the model of the inputs alone is a least squares of its own), and the one kept fitted
+    # again on every record whole
     assert counter.fits == 3 + 1
     # the records read once (u, y), the rules kept built once, the linear fallback once, the
     # antecedents of the interpretable candidate's blocks once: 12 measured

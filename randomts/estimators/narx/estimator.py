@@ -183,8 +183,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         free run chooses (``selection_blocks``, ``selection_errors_``):
         ``RandomTSRegressor(structure="random")`` (100 random rules,
         weighted sum), 10 random rules on the data's clusters (weighted
-        average, combined learning) and a single rule (a linear
-        ARX model); no one of them is best on every system (see
+        average, combined learning) and a single rule (a linear ARX model),
+        and, with inputs, a fourth fitted by least squares, not refined: the
+        linear model of the lagged inputs alone (a FIR model), whose free
+        run cannot diverge. An option whose free run over every training
+        record whole diverges or leaves the outputs' range by more than
+        half their span is never kept. No one of them is best on every system (see
         :doc:`/user_guide/system_identification`). With
         ``focus="prediction"``, ``RandomTSRegressor(structure="random")``. A randomts regressor's ``alpha="auto"`` is
         chosen by ``n_folds``-fold cross-validation on contiguous blocks of
@@ -207,7 +211,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         The model kept is then fitted again on every record whole: its
         one-step fit refined for as many steps as the held-out end chose
         (none if the start was best), so that the latest data are not left
-        out of it. A good one-step predictor can be a poor simulator; this
+        out of it; it replaces the model fitted on the first part only where
+        its free run over every record whole stays in the data and, refined,
+        is no worse. A good one-step predictor can be a poor simulator; this
         is the setting for a model that will run on its own outputs. Needs
         randomts estimators.
     horizon : int, default=200
@@ -273,7 +279,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         that final model's.
     candidate_errors_ : ndarray of shape (n_candidates,) or None
         With ``focus="simulation"``: the held-out free-run RMSE of every
-        estimator fitted, in the order above (``inf`` for a run that
+        estimator fitted, in the order above (the model of the inputs alone
+        last, with the default estimators; ``inf`` for a run that
         diverged); with lags ``"auto"``, for every lag count in turn.
     selection_errors_ : ndarray of shape (n_candidates, n_blocks) or None
         The free-run RMSE of every estimator (rows as in
@@ -519,10 +526,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
 
     def _fit(self, records, structures, settings):
         simulation = settings.horizon is not None
+        input_only = simulation and self.estimator is None
         total = len(structures) * len(self._candidates(self.focus))
+        total += input_only * sum(bool(narx.u_lags) for narx in structures)
         with _progress_bar(total, self.progress) as tick:
             fits, rows = fit_candidates(
-                structures, lambda: self._candidates(self.focus), records, settings, tick
+                structures,
+                lambda: self._candidates(self.focus),
+                records,
+                settings,
+                tick,
+                input_only=input_only,
             )
         index, refined, _, _ = choose([o for i, fit in enumerate(fits) for o in fit.options(i)])
         kept = fits[index]
@@ -535,6 +549,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         )
         rows = rows[structures.index(kept.narx)]
         estimator, rule_base = refit(kept, refined, records, rows, settings)
+        if estimator is None:  # the inputs alone: a linear model of one rule, of those rules
+            estimator = RandomTSRegressor(**_ARX).fit(
+                rows.X, rows.Y[:, 0] if rows.Y.shape[1] == 1 else rows.Y
+            )
+            rule_base = kept.narx.name_rules(
+                estimator.rule_base_.replace(coef=rule_base.coef, intercept=rule_base.intercept)
+            )
         if rule_base is not None:
             estimator.rule_base_ = self.rule_base_ = rule_base
         self.simulation_fit_ = kept.simulation_fit(getattr(self, "rule_base_", None), refined)
@@ -547,7 +568,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self._y_ndim = records.y_ndim
         self._ranges = (rows.X.min(axis=0), rows.X.max(axis=0))
         self.fallback_ = None
-        if self.extrapolation == "linear" and not (refined is False and _is_arx(kept.estimator)):
+        linear = kept.input_only is not None or (refined is False and _is_arx(kept.estimator))
+        if self.extrapolation == "linear" and not linear:
             self.fallback_ = linear_fallback(kept.narx, rows)
         self._interval_scores = None
         if kept.held_out:  # calibrated by the model that never saw the held-out stretches

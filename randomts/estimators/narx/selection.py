@@ -28,6 +28,8 @@ import numpy as np
 from sklearn.base import clone
 
 from randomts.core.accumulators import LeastSquaresAccumulator
+from randomts.core.ranges import span_distance
+from randomts.dynamics.narx import FALLBACK_SPAN
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
 from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem, held_out_runs
 from randomts.estimators.parameters import resolved
@@ -42,6 +44,7 @@ __all__ = [
     "choose",
     "first_part_model",
     "fit_candidates",
+    "input_only_rules",
     "linear_fallback",
     "refit",
 ]
@@ -88,6 +91,16 @@ class CandidateFit:
         The same of the one-step starts, before their refinement.
     block_iterations : ndarray of int of shape (n_blocks,)
         The refinement steps kept on every block, the held-out end last (0: the start).
+    whole_errors : (float, float)
+        The free-run RMSE over every record whole, from its start, of the
+        one-step start and of the refinement fitted on the first part of
+        every record; ``inf`` for a run that diverged or left the range of
+        the measured outputs by more than :data:`~randomts.dynamics.narx.FALLBACK_SPAN`
+        of its span (:func:`whole_run_error`).
+    input_only : object or None
+        For the candidate of the lagged inputs alone (:func:`input_only_rules`),
+        that model fitted on the first part of every record (its ``predict``;
+        ``coef`` and ``intercept`` those of the rule); then ``estimator`` is None.
     n_parameters : int
         Consequent parameters, the candidate's complexity.
     problem : SimulationProblem or None
@@ -105,6 +118,9 @@ class CandidateFit:
     refinement: object = None
     start_errors: np.ndarray | None = None
     block_iterations: np.ndarray | None = None
+    whole_errors: tuple = (0.0, 0.0)
+    input_only: object = None
+    inputs: bool = True
 
     def rule_base(self, refined=True):
         """The candidate's rules with the lagged names, refined for simulation if it was.
@@ -112,6 +128,8 @@ class CandidateFit:
         ``refined=False``: its one-step start. None for a regressor that is
         not randomts's.
         """
+        if self.input_only is not None:
+            return _one_rule(self.narx, self.input_only.coef, self.input_only.intercept)
         if refined and self.refinement is not None and self.refinement.best_iteration > 0:
             return self.problem.rules(self.refinement.gamma, named=True)
         rule_base = getattr(self.estimator, "rule_base_", None)
@@ -123,13 +141,27 @@ class CandidateFit:
         The refined model is the more complex of the two: it is kept only
         where it beats the start beyond the noise of the blocks (and is an
         option only where the refinement moved from the start on a block).
+        One whose free run over every record whole diverged or left the data
+        (``whole_errors``) has its block errors taken as ``inf``: its runs
+        over blocks were too short to show it.
         """
         if self.refinement is None:
             return [(index, False, self.block_errors, (self.n_parameters, 0, index))]
-        start = (index, False, self.start_errors, (self.n_parameters, 0, index))
+        start_whole, refined_whole = self.whole_errors
+        start = (
+            index,
+            False,
+            self.start_errors
+            if np.isfinite(start_whole)
+            else np.full_like(self.start_errors, np.inf),
+            (self.n_parameters, 0, index),
+        )
         if not np.any(self.block_iterations):  # the start was best on every block
             return [start]
-        return [start, (index, True, self.block_errors, (self.n_parameters, 1, index))]
+        errors = self.block_errors
+        if not np.isfinite(refined_whole):
+            errors = np.full_like(errors, np.inf)
+        return [start, (index, True, errors, (self.n_parameters, 1, index))]
 
     def steps(self):
         """The refinement steps of the model fitted on every record whole.
@@ -149,6 +181,9 @@ class CandidateFit:
         Not ``refined`` (the start chosen): its error is the start's, its best
         step 0.
         """
+        if self.input_only is not None:
+            error = float(self.block_errors[-1])
+            return SimulationFit(rule_base, error, error, 0, 0)
         if self.refinement is None:
             return None
         result = self.refinement
@@ -286,7 +321,74 @@ def _fold_starts(estimator, problem, rows, touched, n_folds):
     return starts
 
 
-def fit_candidates(structures, candidates, records, settings, progress=None):
+def whole_runs(narx, records):
+    """Every record whole as one run from its start, and the range of the measured outputs.
+
+    Returns
+    -------
+    runs : (Y, U, counted)
+        As :func:`~randomts.dynamics.simulation_fit.held_out_runs` gives them.
+    low, high : ndarray of shape (n_outputs,)
+        The least and the greatest output of every record.
+    """
+    whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
+    longest = max(Y.shape[0] for _, Y in records)
+    outputs = np.concatenate([Y for _, Y in records])
+    return (
+        held_out_runs(narx, records.take(whole), longest),
+        outputs.min(axis=0),
+        outputs.max(axis=0),
+    )
+
+
+def whole_run_error(problem, gamma, runs, low, high):
+    """Free-run RMSE of the rules of consequents ``gamma`` over :func:`whole_runs`.
+
+    ``inf`` where a run diverges or leaves the range ``[low, high]`` of the
+    measured outputs by more than :data:`~randomts.dynamics.narx.FALLBACK_SPAN`
+    of its span: a model that leaves the data on the records it was fitted
+    on is not one to run on others.
+    """
+    Y, U, counted = runs
+    outputs, _ = problem.run(gamma, Y, U, counted.shape[1], False)
+    simulated = outputs[counted]
+    if not np.all(np.isfinite(simulated)):
+        return np.inf
+    if np.any(np.abs(span_distance(simulated, low, high)) > FALLBACK_SPAN):
+        return np.inf
+    measured = Y[:, problem.narx.max_lag :][counted]
+    return float(np.sqrt(np.mean((simulated - measured) ** 2)))
+
+
+def _input_only_fit(narx, rows, pairs, held_out, inputs=True):
+    """The candidate of the lagged inputs alone: fitted on every fold's rows, its errors on the blocks.
+
+    Its free run is its one-step prediction (no output is fed back), so its
+    error on a block is that of the rows of the block. ``pairs``: the
+    ``(fitted, held out)`` stretches of every block, the held-out end last.
+    """
+    errors = []
+    for fitted, held in pairs:
+        coef, intercept = _input_only_coefficients(narx, *rows.of(fitted), inputs)
+        X, Y = rows.of(held)
+        errors.append(float(np.sqrt(np.mean((X @ coef.T + intercept - Y) ** 2))))
+    errors = np.array(errors)
+    n_outputs = rows.Y.shape[1]
+    size = ((rows.X.shape[1] - narx.n_state_columns) * inputs + 1) * n_outputs
+    return CandidateFit(
+        None,
+        narx,
+        held_out,
+        errors,
+        size,
+        start_errors=errors,
+        block_iterations=np.zeros(errors.size, dtype=int),
+        input_only=_Linear(coef, intercept),  # the last: fitted on the first part of every record
+        inputs=inputs,
+    )
+
+
+def fit_candidates(structures, candidates, records, settings, progress=None, input_only=False):
     """Every candidate of every structure fitted, with its free-run errors on every block.
 
     Parameters
@@ -300,6 +402,10 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
     settings : Settings
     progress : callable, optional
         Called with a short description after every candidate's fit.
+    input_only : bool, default=False
+        With ``focus="simulation"``, one more candidate for every structure
+        with inputs, after the others: the linear model of its lagged inputs
+        alone (:func:`input_only_rules`), whose free run cannot diverge.
 
     Returns
     -------
@@ -327,6 +433,8 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
             if len(structures) * len(estimators) > 1 and n_blocks > 1:
                 folds = earlier_blocks(records, fitted, n_blocks, narx.max_lag)
         X, Y = rows.of(fitted)
+        if simulation:
+            runs, low, high = whole_runs(narx, records)
         for estimator in estimators:
             _one_step(estimator, X, Y, settings.n_folds)
             rule_base = getattr(estimator, "rule_base_", None)
@@ -353,6 +461,11 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
                 alpha=estimator.alpha_,
                 **refine,
             )
+            whole = [whole_run_error(problem, problem.gamma0, runs, low, high)]
+            moved = results[-1].best_iteration > 0
+            whole.append(
+                whole_run_error(problem, results[-1].gamma, runs, low, high) if moved else whole[0]
+            )
             fits.append(
                 CandidateFit(
                     estimator,
@@ -364,10 +477,15 @@ def fit_candidates(structures, candidates, records, settings, progress=None):
                     results[-1],
                     np.array([result.start_error for result in results]),
                     np.array([result.best_iteration for result in results]),
+                    tuple(whole),
                 )
             )
             if progress is not None:
                 progress(described)
+        if simulation and input_only and narx.u_lags:  # without inputs it would be the mean
+            fits.append(_input_only_fit(narx, rows, folds + [(fitted, held_out)], held_out))
+            if progress is not None:
+                progress(f"lags {narx.y_lags}, {narx.u_lags}: the inputs alone")
     return fits, all_rows
 
 
@@ -376,36 +494,47 @@ def refit(fit, refined, records, rows, settings):
 
     Its regressor's one-step fit on every row and, if the refined model was
     chosen (``refined``), refined for simulation over every record (nothing
-    held out) for as many steps as :meth:`CandidateFit.steps`. If that model's
-    free run over the held-out ends (seen now) is not finite, the candidate
-    fitted on the first part is kept instead.
+    held out) for as many steps as :meth:`CandidateFit.steps`. That model
+    replaces the one fitted on the first part of every record only where
+    its free run over every record whole (:func:`whole_run_error`) is
+    finite and stays in the data, and, refined, is no worse than that
+    one's: refined on everything with no held-out stretch to stop on, a
+    model can run away. (A one-step fit is not held to the first part's
+    error: on a trending record the whole record's fit follows the latest
+    data, which the free run from the start weighs little.)
+    The candidate of the inputs alone is fitted again on every row.
 
     Returns
     -------
-    estimator : regressor
-        The regressor fitted on every row.
+    estimator : regressor or None
+        The regressor fitted on every row; None for the candidate of the
+        inputs alone.
     rule_base : RuleBase or None
         Its rules with the lagged names, refined if the candidate was.
     """
+    if fit.input_only is not None:
+        return None, input_only_rules(fit.narx, rows.X, rows.Y, inputs=fit.inputs)
     if fit.refinement is None:  # fitted on every row already (focus="prediction")
         return fit.estimator, fit.rule_base()
     estimator = clone(fit.estimator)
     _one_step(estimator, rows.X, rows.Y, settings.n_folds)
+    problem = _problem(estimator, fit.narx, rows.X)
+    gamma = problem.gamma0
+    if refined:
+        whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
+        gamma = problem.refine(
+            problem.gamma0,
+            records.take(whole),
+            [],
+            alpha=estimator.alpha_,
+            horizon=settings.horizon,
+            max_iter=fit.steps(),
+        ).gamma
+    error = whole_run_error(problem, gamma, *whole_runs(fit.narx, records))
+    if not np.isfinite(error) or (refined and error > fit.whole_errors[1]):
+        return fit.estimator, fit.rule_base(refined)
     if not refined:
         return estimator, fit.narx.name_rules(estimator.rule_base_)
-    problem = _problem(estimator, fit.narx, rows.X)
-    whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
-    gamma = problem.refine(
-        problem.gamma0,
-        records.take(whole),
-        [],
-        alpha=estimator.alpha_,
-        horizon=settings.horizon,
-        max_iter=fit.steps(),
-    ).gamma
-    runs = held_out_runs(fit.narx, records.take(fit.held_out), _RUN_STEPS * settings.horizon)
-    if not np.isfinite(problem.held_out_error(gamma, runs)):
-        return fit.estimator, fit.rule_base(refined)
     return estimator, problem.rules(gamma, named=True)
 
 
@@ -415,9 +544,21 @@ def first_part_model(fit, refined):
     The regressor fitted there, or, refined, a model whose ``predict`` is the
     refined rules' (no rule base is built for it).
     """
+    if fit.input_only is not None:
+        return fit.input_only
     if not refined:
         return fit.estimator
     return _Refined(fit.problem, fit.refinement.gamma)
+
+
+class _Linear:
+    """``predict(X) = X coef^T + intercept``: a linear model of the regressor rows."""
+
+    def __init__(self, coef, intercept):
+        self.coef, self.intercept = coef, intercept
+
+    def predict(self, X):
+        return X @ self.coef.T + self.intercept
 
 
 class _Refined:
@@ -501,15 +642,73 @@ def linear_fallback(narx, rows):
     >>> rules.coef.round(6).tolist(), rules.input_names
     ([[[0.5]]], ('y(k-1)',))
     """
-    n_rows, n_features = rows.X.shape
-    engine = LeastSquaresAccumulator(n_features + 1, rows.Y.shape[1])
-    engine.update(np.hstack([rows.X, np.ones((n_rows, 1))]), rows.Y)
+    coef, intercept = _least_squares(rows.X, rows.Y)
+    return _one_rule(narx, coef, intercept)
+
+
+def input_only_rules(narx, X, Y, inputs=True):
+    """The linear model of the lagged inputs alone (a FIR model), as a rule base of one rule.
+
+    ``y(k) ~ B v + b`` by least squares, ``v`` the lagged inputs of the rows
+    ``X`` (the lagged outputs have coefficient 0; with increments, the rule
+    predicts ``B v + b - y(k-1)``). No output is fed back: its free run is
+    its one-step prediction, and cannot diverge. Without inputs, the mean.
+
+    Parameters
+    ----------
+    narx : NARX
+    X : ndarray of shape (n_rows, n_regressors)
+        Lagged rows (:meth:`~randomts.dynamics.narx.NARX.regressors`).
+    Y : ndarray of shape (n_rows, n_outputs)
+        Their targets (outputs, or increments).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from randomts.dynamics.narx import NARX
+    >>> u = np.arange(8.0) % 3; y = np.zeros(8); y[1:] = 2 * u[:-1] + 1
+    >>> narx = NARX(y_lags=1, u_lags=1, target="increment")
+    >>> X, Y = narx.regressors(u, y)
+    >>> rules = input_only_rules(narx, X, Y)  # y(k) - y(k-1) = 2 u(k-1) + 1 - y(k-1)
+    >>> rules.coef.round(6).tolist(), rules.intercept.round(6).tolist()
+    ([[[-1.0, 2.0]]], [[1.0]])
+    """
+    return _one_rule(narx, *_input_only_coefficients(narx, X, Y, inputs))
+
+
+def _input_only_coefficients(narx, X, Y, inputs):
+    """``(coef, intercept)`` of :func:`input_only_rules`, in the layout of one rule's."""
+    state = narx.n_state_columns
+    outputs = Y
+    previous = narx.previous_output_columns if narx.target == "increment" else None
+    if previous is not None:
+        outputs = Y + X[:, previous]
+    columns = X[:, state:] if inputs else X[:, :0]
+    weights, intercept = _least_squares(columns, outputs)
+    coef = np.zeros((Y.shape[1], X.shape[1]))
+    coef[:, state : state + columns.shape[1]] = weights
+    if previous is not None:
+        coef[np.arange(Y.shape[1]), previous] = -1.0
+    return coef, intercept
+
+
+def _least_squares(X, Y):
+    """``(A, b)`` of ``Y ~ X A^T + b``: the fitting engine's minimum-norm least squares of ``[X 1]``."""
+    n_rows, n_features = X.shape
+    engine = LeastSquaresAccumulator(n_features + 1, Y.shape[1])
+    engine.update(np.hstack([X, np.ones((n_rows, 1))]), Y)
     gamma = engine.solve()
+    return gamma[:n_features].T, gamma[n_features]
+
+
+def _one_rule(narx, coef, intercept):
+    """The rule base of one rule of a weighted average: the linear model ``coef``, ``intercept``."""
+    n_features = coef.shape[1]
     return RuleBase(
         np.zeros((1, n_features)),
         np.ones((1, n_features)),
-        gamma[:n_features].T[None],
-        gamma[n_features][None],
+        coef[None],
+        intercept[None],
         normalize=True,
         input_names=narx.regressor_names,
         output_names=narx.target_names,

@@ -1,0 +1,172 @@
+"""What the free run of NARXRegressor chooses from, and what it never keeps.
+
+A model of the lagged inputs alone, whose free run cannot diverge, is one of
+the default candidates; a candidate whose free run over the records it was
+fitted on diverges or leaves their outputs is never kept; the model fitted
+again on every record whole replaces the one fitted on their first part only
+where it runs no worse there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import numpy as np
+import pytest
+
+from randomts import NARXRegressor, RandomTSRegressor, RuleBase
+from randomts.dynamics.narx import FALLBACK_SPAN, NARX
+from randomts.dynamics.records import read_records
+from randomts.dynamics.simulation_fit import SimulationProblem
+from randomts.estimators.narx.selection import (
+    Settings,
+    fit_candidates,
+    input_only_rules,
+    refit,
+    whole_run_error,
+    whole_runs,
+)
+from randomts.exceptions import RandomTSWarning
+
+
+def _unstable_plant_in_a_loop(seed, n=1000):
+    """An unstable plant (pole 1.05) in a loop ``u = r - 0.3 y`` that moves it to 0.9."""
+    rng = np.random.default_rng(seed)
+    r = np.repeat(rng.uniform(-1, 1, size=n // 20 + 1), 20)[:n]
+    y, u = np.zeros(n), np.zeros(n)
+    for k in range(1, n):
+        y[k] = 1.05 * y[k - 1] + 0.5 * u[k - 1] + 0.02 * rng.normal()
+        u[k] = r[k] - 0.3 * y[k]
+    return u, y
+
+
+def _arx_run(u, y, n_fit, lags):
+    """The least-squares ARX model of ``lags`` fitted on the first ``n_fit`` steps, run after them."""
+    rows = [np.r_[y[k - lags : k][::-1], u[k - lags : k][::-1], 1.0] for k in range(lags, n_fit)]
+    theta = np.linalg.lstsq(np.array(rows), y[lags:n_fit], rcond=None)[0]
+    run = y.copy()
+    with np.errstate(all="ignore"):
+        for k in range(n_fit + lags, y.size):
+            run[k] = np.r_[run[k - lags : k][::-1], u[k - lags : k][::-1], 1.0] @ theta
+    return run[n_fit + lags :]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_loop_around_an_unstable_plant_is_run_by_a_model_that_cannot_diverge(seed):
+    """The plant's ARX model is unstable: its free run diverges, the default's does not."""
+    u, y = _unstable_plant_in_a_loop(seed)
+    n_fit, lags = 500, 2
+    arx = _arx_run(u, y, n_fit, lags)
+    spread = float(np.std(y[n_fit + lags :]))
+    # the linear model of the plant runs away (1e7 and more over 500 steps)
+    assert not np.all(np.abs(arx) < 100 * spread)
+    model = NARXRegressor(lags, lags, random_state=seed).fit(u[:n_fit], y[:n_fit])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RandomTSWarning)
+        run = model.simulate(u[n_fit:], y[n_fit : n_fit + lags])
+    assert not run.diverged
+    rmse = float(np.sqrt(np.mean((run[lags:] - y[n_fit + lags :]) ** 2)))
+    # the model of the lagged inputs alone: -1 on y(k-1) (an increment), 0 on y(k-2), and no
+    # fallback (it has no output to leave the data with)
+    assert model.rule_base_.coef[0, 0, :2].tolist() == [-1.0, 0.0]  # exact: set, not fitted
+    assert model.fallback_ is None
+    # two input lags explain part of the loop: 0.89 to 1.04 of the spread over seeds 0-7
+    assert rmse < 1.25 * spread
+
+
+@pytest.mark.parametrize("target", ["increment", "output"])
+def test_the_model_of_the_inputs_alone_is_the_least_squares_fir_model(target):
+    rng = np.random.default_rng(3)
+    u = rng.normal(size=(200, 2))
+    y = np.zeros(200)
+    y[2:] = 2.0 * u[1:-1, 0] - u[:-2, 0] + 0.5 * u[1:-1, 1] + 0.3
+    narx = NARX(y_lags=2, u_lags=2, input_names=["u1", "u2"], target=target)
+    X, Y = narx.regressors(u, y)
+    rules = input_only_rules(narx, X, Y)
+    # the regressors: y(k-1), y(k-2), u1(k-1), u1(k-2), u2(k-1), u2(k-2); exact data, so the
+    # least squares recovers the system to rounding
+    expected = [-1.0 if target == "increment" else 0.0, 0.0, 2.0, -1.0, 0.5, 0.0]
+    np.testing.assert_allclose(rules.coef[0, 0], expected, atol=1e-10)
+    np.testing.assert_allclose(rules.intercept[0], [0.3], atol=1e-10)
+    # no output fed back: its free run is its one-step prediction, exact to rounding
+    run = narx.free_run(rules, u, y[:2])[0]
+    np.testing.assert_allclose(run[2:, 0], y[2:], atol=1e-9)
+
+
+def _linear_problem(pole):
+    """``y(k) = pole y(k-1) + u(k-1)`` as the one linear rule of a problem, unstandardised."""
+    narx = NARX(y_lags=1, u_lags=1)
+    rules = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1e3, 1e3]], coef=[[[pole, 1.0]]])
+    rules = rules.replace(normalize=True)
+    return narx, SimulationProblem(narx, rules, np.zeros(2), np.ones(2))
+
+
+def test_a_whole_run_that_leaves_the_outputs_counts_as_diverged():
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-1, 1, size=300)
+    y = np.zeros(300)
+    for k in range(1, 300):
+        y[k] = 0.5 * y[k - 1] + u[k - 1]
+    records = read_records(u, y)
+    narx, stable = _linear_problem(0.5)
+    runs, low, high = whole_runs(narx, records)
+    assert low[0] == y.min() and high[0] == y.max()  # exact: the data's own values
+    # the true model runs the record exactly
+    assert whole_run_error(stable, stable.gamma0, runs, low, high) == pytest.approx(0.0, abs=1e-9)
+    # slightly wrong: finite, and the RMSE of an independent free run
+    _, biased = _linear_problem(0.55)
+    independent = narx.free_run(biased.rule_base, u, y[:1])[0][1:, 0]
+    rmse = float(np.sqrt(np.mean((independent - y[1:]) ** 2)))
+    assert whole_run_error(biased, biased.gamma0, runs, low, high) == pytest.approx(rmse, rel=1e-9)
+    # a pole of 1.02 leaves the outputs (by far more than FALLBACK_SPAN of a span) before 300
+    _, unstable = _linear_problem(1.02)
+    independent = narx.free_run(unstable.rule_base, u, y[:1])[0][1:, 0]
+    span = y.max() - y.min()
+    assert np.max(np.abs(independent)) > y.max() + FALLBACK_SPAN * span
+    assert whole_run_error(unstable, unstable.gamma0, runs, low, high) == np.inf  # exact: inf
+
+
+def test_the_refit_on_every_record_replaces_the_first_part_model_only_where_it_runs_no_worse():
+    rng = np.random.default_rng(1)
+    u = rng.uniform(-1, 1, size=600)
+    y = np.zeros(600)
+    for k in range(1, 600):
+        y[k] = 0.7 * y[k - 1] + np.tanh(2 * u[k - 1]) + 0.02 * rng.normal()
+    records = read_records(u, y)
+    narx = NARX(y_lags=1, u_lags=1, target="increment")
+    settings = Settings(5, 200, 20, 0.2, 5)
+    candidates = [
+        RandomTSRegressor(n_rules=10, random_state=0),
+        RandomTSRegressor(n_rules=1, normalize=True, alpha=0.0),
+    ]
+    fits, rows = fit_candidates([narx], lambda: candidates, records, settings)
+    fit = fits[0]
+    assert np.all(np.isfinite(fit.whole_errors))
+    # the refined model is an option where the refinement moved on a block
+    assert np.any(fit.block_iterations)
+    # the first part's refined model ran perfectly: no refit refined on everything can be as
+    # good, and it is kept
+    perfect = dataclasses.replace(fit, whole_errors=(0.0, 0.0))
+    estimator, _ = refit(perfect, True, records, rows[0], settings)
+    assert estimator is fit.estimator
+    # a one-step fit on every row is not held to the first part's error
+    estimator, _ = refit(perfect, False, records, rows[0], settings)
+    assert estimator is not fit.estimator
+    for refined in (False, True):
+        # the first part's model left the data: the refit, which runs finitely, replaces it
+        lost = dataclasses.replace(fit, whole_errors=(np.inf, np.inf))
+        estimator, rules = refit(lost, refined, records, rows[0], settings)
+        assert estimator is not fit.estimator
+        run = narx.free_run(rules, u, y[:1])[0]
+        assert np.all(np.isfinite(run)) and np.max(np.abs(run)) < 2 * np.max(np.abs(y))
+
+
+def test_an_autoregression_has_no_model_of_the_inputs_alone():
+    """Without inputs it would be the mean: the three candidates of rules alone."""
+    rng = np.random.default_rng(2)
+    y = np.zeros(400)
+    for k in range(2, 400):
+        y[k] = 1.2 * y[k - 1] - 0.5 * y[k - 2] + rng.normal()
+    model = NARXRegressor(2, random_state=0).fit(None, y)
+    assert model.selection_errors_.shape == (3, 5)
