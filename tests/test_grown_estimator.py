@@ -197,3 +197,20 @@ def test_grown_rules_stay_calm_just_beyond_a_curve_with_a_sharp_feature(seed):
     # alone has an sd of about 0.08 of that range)
     off = np.abs(model.predict(edges) - _swing(edges[:, 0]))
     assert off.max() < 0.25 * np.ptp(y)
+
+
+def test_narx_takes_grown_rules_for_one_step_and_refuses_them_for_the_free_run():
+    from randomts import NARXRegressor
+
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-1, 1, size=300)
+    y = np.zeros(300)
+    for k in range(1, 300):
+        y[k] = 0.6 * y[k - 1] + np.tanh(2 * u[k - 1])
+    one_step = NARXRegressor(
+        estimator=RandomTSRegressor(), y_lags=1, u_lags=1, focus="prediction"
+    ).fit(u, y)
+    assert one_step.estimator_.rule_base_.normalize
+    assert np.sqrt(np.mean((one_step.predict(u, y)[1:] - y[1:]) ** 2)) < 0.05 * y.std()
+    with pytest.raises(ValueError, match="structure='random'"):
+        NARXRegressor(estimator=RandomTSRegressor(), y_lags=1, u_lags=1).fit(u, y)

@@ -137,8 +137,8 @@ def test_the_refit_on_every_record_replaces_the_first_part_model_only_where_it_r
     narx = NARX(y_lags=1, u_lags=1, target="increment")
     settings = Settings(5, 200, 20, 0.2, 5)
     candidates = [
-        RandomTSRegressor(n_rules=10, random_state=0),
-        RandomTSRegressor(n_rules=1, normalize=True, alpha=0.0),
+        RandomTSRegressor(n_rules=10, structure="random", random_state=0),
+        RandomTSRegressor(n_rules=1, structure="random", normalize=True, alpha=0.0),
     ]
     fits, rows = fit_candidates([narx], lambda: candidates, records, settings)
     fit = fits[0]

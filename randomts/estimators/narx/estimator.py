@@ -48,6 +48,7 @@ from randomts.estimators.narx.selection import (
     linear_fallback,
     refit,
 )
+from randomts.estimators.parameters import structure_of
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage, split_quantile
@@ -467,6 +468,14 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                         f"The 'focus' parameter of {_OWNER} can be 'simulation' only with a "
                         "randomts estimator (it refines the rules' consequents); got "
                         f"{type(candidate).__name__}."
+                    )
+                if structure_of(candidate) == "grown":
+                    raise ValueError(
+                        f"The 'focus' parameter of {_OWNER} can be 'simulation' only with random "
+                        "rules (it refines the consequents of fixed rules on their own free "
+                        f"run); got {type(candidate).__name__} with rules grown from the "
+                        "targets. Pass structure='random' to the estimator, or "
+                        "focus='prediction' for a one-step model of grown rules."
                     )
         return candidates
 
