@@ -160,7 +160,7 @@ class FlooredSum(RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         U, (mean, scale) = standardise(X)
-        model = RandomTSRegressor(random_state=self.random_state)
+        model = RandomTSRegressor(structure="random", random_state=self.random_state)
         antecedents = model.draw_antecedents(U, 1)
         K = antecedents.design_matrix(U)
         mean_eigenvalue = float(np.sum(K**2)) / K.shape[1]

@@ -18,10 +18,12 @@ The mean of 10 rows carries noise of its own: about ``RMSE / sqrt(10)``
 standard deviations when the model's error is the noise. The table gives that
 floor beside the distances from the data.
 
-Models: ``RandomTSRegressor()`` (100 random rules, global learning), the
-k-means recipe with global learning (``kmeans h``: ``centers="kmeans",
-normalize=True``), :meth:`~randomts.RandomTSRegressor.interpretable` with
-``h`` rules (combined learning), and at equal rule counts ``pyFUME`` and
+Models: ``random 100`` (``structure="random"``: 100 random rules, global
+learning, the earlier default), the k-means recipe with global learning
+(``kmeans h``: ``centers="kmeans", normalize=True``), ``interpretable h``
+(the setting ``interpretable()`` had before it became the grown rules: ``h``
+k-means rules, combined learning), ``grown`` (``RandomTSRegressor()``, the
+rules grown where the data need them), and at equal rule counts ``pyFUME`` and
 ``anfis-toolbox`` when importable (their rules are not ours to measure:
 accuracy only).
 
@@ -51,17 +53,35 @@ from randomts.analysis.agreement import rule_agreement
 TOP = 10
 
 
+def _kmeans_combined(n_rules):
+    """``interpretable(n_rules)`` as it was before it became the grown rules.
+
+    ``n_rules`` random rules on the k-means clusters, averaged, fitted by
+    combined learning: the "interpretable N" rows of ``benchmarks/RESULTS.md``.
+    """
+    return lambda seed: RandomTSRegressor(
+        n_rules,
+        structure="random",
+        centers="kmeans",
+        normalize=True,
+        learning="combined",
+        random_state=seed,
+    )
+
+
 def _more_rules():
     """More rules for the honest setting, and a weighted average of 100 random rules."""
     ours = _models(peers=False)
     return {
         "random 100": ours["random 100"],
         "interpretable 10": ours["interpretable 10"],
-        "interpretable 40": lambda seed: RandomTSRegressor.interpretable(40, random_state=seed),
-        "interpretable 80": lambda seed: RandomTSRegressor.interpretable(80, random_state=seed),
-        "average 100": lambda seed: RandomTSRegressor(normalize=True, random_state=seed),
+        "interpretable 40": _kmeans_combined(40),
+        "interpretable 80": _kmeans_combined(80),
+        "average 100": lambda seed: RandomTSRegressor(
+            structure="random", normalize=True, random_state=seed
+        ),
         "average 100 combined": lambda seed: RandomTSRegressor(
-            normalize=True, learning="combined", random_state=seed
+            structure="random", normalize=True, learning="combined", random_state=seed
         ),
     }
 
@@ -71,12 +91,13 @@ def _models(peers, more=False):
     if more:
         return _more_rules()
     out = {
-        "random 100": lambda seed: RandomTSRegressor(random_state=seed),
+        "random 100": lambda seed: RandomTSRegressor(structure="random", random_state=seed),
         "kmeans 10": lambda seed: RandomTSRegressor(
             10, centers="kmeans", normalize=True, random_state=seed
         ),
-        "interpretable 10": lambda seed: RandomTSRegressor.interpretable(10, random_state=seed),
-        "interpretable 20": lambda seed: RandomTSRegressor.interpretable(20, random_state=seed),
+        "interpretable 10": _kmeans_combined(10),
+        "interpretable 20": _kmeans_combined(20),
+        "grown": lambda seed: RandomTSRegressor(structure="grown"),
     }
     if peers:
         out["pyFUME 10"] = fit_pyfume(10)
@@ -201,13 +222,14 @@ def tables(rows, names, model_names):
 
 
 def quick_start():
-    """The honesty figures of the README's quick start: defaults and ten interpretable rules."""
+    """The honesty figures of the README's quick start: random, k-means and grown rules."""
     rng = np.random.default_rng(0)
     X = rng.uniform(250, 350, size=(500, 2))
     y = np.sin(X[:, 0] / 20) * X[:, 1] / 100 + rng.normal(scale=0.05, size=500)
     for name, model in (
-        ("RandomTSRegressor()", RandomTSRegressor(random_state=0)),
-        ("RandomTSRegressor.interpretable()", RandomTSRegressor.interpretable(random_state=0)),
+        ("random rules", RandomTSRegressor(structure="random", random_state=0)),
+        ("interpretable 10 (k-means)", _kmeans_combined(10)(0)),
+        ("RandomTSRegressor() (grown)", RandomTSRegressor()),
     ):
         fm, fm_max, fd, fd_max, wide, off = honesty(model.fit(X, y), X, y)
         print(
@@ -226,7 +248,7 @@ def cost():
     y = np.sin(X[:, 0]) + X[:, 1] * X[:, 2] + 0.1 * rng.normal(size=2000)
     seconds = {}
     for learning in ("global", "combined"):
-        model = RandomTSRegressor(learning=learning, random_state=0)
+        model = RandomTSRegressor(structure="random", learning=learning, random_state=0)
         with threadpool_limits(1):
             start = time.perf_counter()
             model.fit(X, y)
@@ -247,7 +269,7 @@ def main():
     parser.add_argument(
         "--more-rules",
         action="store_true",
-        help="interpretable() with 40 and 80 rules, and weighted averages of 100 random rules",
+        help="the k-means setting with 40 and 80 rules, and weighted averages of 100 random rules",
     )
     args = parser.parse_args()
     if args.quick_start:

@@ -76,10 +76,10 @@ def _intervals(X_train, y_train, X_test, seed, timing):
     """``{method: {coverage: (lower, upper)}}`` of one split; adds the RandomTS times to ``timing``."""
     out = {method: {} for method in METHODS}
     start = time.perf_counter()
-    plain = RandomTSRegressor(random_state=0).fit(X_train, y_train)
+    plain = RandomTSRegressor(structure="random", random_state=0).fit(X_train, y_train)
     plain.predict(X_test)
     middle = time.perf_counter()
-    model = RandomTSRegressor(random_state=0).fit_conformalize(X_train, y_train)
+    model = RandomTSRegressor(structure="random", random_state=0).fit_conformalize(X_train, y_train)
     out["RandomTS jackknife+"][0.9] = model.predict_interval(X_test, coverage=0.9)
     end = time.perf_counter()
     timing["plain"] += middle - start
@@ -87,7 +87,9 @@ def _intervals(X_train, y_train, X_test, seed, timing):
     for coverage in COVERAGES:
         out["RandomTS jackknife+"][coverage] = model.predict_interval(X_test, coverage=coverage)
     fit_rows, cal_rows = _calibration_split(len(y_train), seed)
-    split = RandomTSRegressor(random_state=0).fit(X_train[fit_rows], y_train[fit_rows])
+    split = RandomTSRegressor(structure="random", random_state=0).fit(
+        X_train[fit_rows], y_train[fit_rows]
+    )
     split.conformalize(X_train[cal_rows], y_train[cal_rows])
     boosted = HistGradientBoostingRegressor(random_state=0)
     boosted.fit(X_train[fit_rows], y_train[fit_rows])
@@ -181,12 +183,14 @@ def compare_mapie(data, folds, max_rows):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", randomts.exceptions.RandomTSWarning)
                 start = time.perf_counter()
-                model = RandomTSRegressor(random_state=0).fit_conformalize(X[train], y[train])
+                model = RandomTSRegressor(structure="random", random_state=0).fit_conformalize(
+                    X[train], y[train]
+                )
                 lower, upper = model.predict_interval(X[test], coverage=0.9)
                 ours["s"] += time.perf_counter() - start
                 start = time.perf_counter()
                 mapie = CrossConformalRegressor(
-                    RandomTSRegressor(random_state=0),
+                    RandomTSRegressor(structure="random", random_state=0),
                     confidence_level=0.9,
                     method="plus",
                     cv=LeaveOneOut(),

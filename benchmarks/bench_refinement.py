@@ -112,7 +112,7 @@ def _standardise(X_train, X_test):
 
 
 def fit_random(X, y, X_test, seed):
-    model = RandomTSRegressor(random_state=seed).fit(X, y)
+    model = RandomTSRegressor(structure="random", random_state=seed).fit(X, y)
     return model.predict(X_test), model.rule_base_.n_rules
 
 

@@ -25,7 +25,7 @@ y = np.sin(X[:, 0]) * X[:, 1]
 X_test = rng.uniform(-2, 2, size=(400, 2))
 y_test = np.sin(X_test[:, 0]) * X_test[:, 1]
 
-model = RandomTSRegressor(n_rules=8, random_state=0).fit(X, y)
+model = RandomTSRegressor(n_rules=8, structure="random", random_state=0).fit(X, y)
 print(
     f"R^2 on training data {model.score(X, y):.6f}, on new data {model.score(X_test, y_test):.6f}"
 )

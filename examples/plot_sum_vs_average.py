@@ -19,7 +19,9 @@ X = rng.uniform(-2, 2, size=(200, 1))
 y = X[:, 0] ** 2
 
 models = {
-    normalize: RandomTSRegressor(n_rules=10, normalize=normalize, random_state=2).fit(X, y)
+    normalize: RandomTSRegressor(
+        n_rules=10, structure="random", normalize=normalize, random_state=2
+    ).fit(X, y)
     for normalize in (False, True)
 }
 grid = np.linspace(-8, 8, 801)[:, None]
