@@ -96,7 +96,7 @@ class CandidateFit:
         one-step start and of the refinement fitted on the first part of
         every record; ``inf`` for a run that diverged or left the range of
         the measured outputs by more than :data:`~randomts.dynamics.narx.FALLBACK_SPAN`
-        of its span (:func:`whole_run_error`).
+        of its span (``whole_run_error``).
     input_only : object or None
         For the candidate of the lagged inputs alone (:func:`input_only_rules`),
         that model fitted on the first part of every record (its ``predict``;
@@ -496,7 +496,7 @@ def refit(fit, refined, records, rows, settings):
     chosen (``refined``), refined for simulation over every record (nothing
     held out) for as many steps as :meth:`CandidateFit.steps`. That model
     replaces the one fitted on the first part of every record only where
-    its free run over every record whole (:func:`whole_run_error`) is
+    its free run over every record whole (``whole_run_error``) is
     finite and stays in the data, and, refined, is no worse than that
     one's: refined on everything with no held-out stretch to stop on, a
     model can run away. (A one-step fit is not held to the first part's
