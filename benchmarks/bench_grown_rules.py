@@ -296,33 +296,14 @@ def _grown(**growth):
     return lambda seed: GrownRegressor(**growth)
 
 
-class Clipped(RegressorMixin, BaseEstimator):
-    """Any regressor with the inputs held in their training range and the output clipped."""
-
-    def __init__(self, estimator):
-        self.estimator = estimator
-
-    def fit(self, X, y):
-        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-        self.x_range_ = (X.min(axis=0), X.max(axis=0))
-        self.y_range_ = (y.min(), y.max())
-        self.model_ = clone(self.estimator).fit(X, y)
-        self.rule_base_ = self.model_.rule_base_
-        return self
-
-    def predict(self, X):
-        X = np.clip(np.asarray(X, dtype=float), *self.x_range_)
-        return np.clip(np.ravel(self.model_.predict(X)), *self.y_range_)
-
-
-def _choice(seed, clip=False):
+def _choice(seed, clip=None):
     candidates = {
-        "grown": GrownRegressor(),
-        "random": RandomTSRegressor(structure="random", random_state=seed),
-        "linear": GrownRegressor(max_rules=1),
+        "grown": GrownRegressor(clip=clip),
+        "random": RandomTSRegressor(
+            structure="random", lock_range=clip == "both", random_state=seed
+        ),
+        "linear": GrownRegressor(max_rules=1, clip=clip),
     }
-    if clip:
-        candidates = {name: Clipped(model) for name, model in candidates.items()}
     return CrossValidatedChoice(candidates)
 
 
@@ -349,12 +330,16 @@ MODELS = {
     "grown 20 both-clip": _grown(max_rules=20, clip="both"),
     "grown 10 output-clip": _grown(max_rules=10, clip="output"),
     "LOO choice both-clip": lambda seed: LeaveOneOutChoice("both", random_state=seed),
-    "CV choice both-clip": lambda seed: _choice(seed, clip=True),
-    "default both-clip": lambda seed: Clipped(RandomTSRegressor(random_state=seed)),
+    "CV choice both-clip": lambda seed: _choice(seed, clip="both"),
     "LOO choice input-clip": lambda seed: LeaveOneOutChoice("input", random_state=seed),
-    # the estimator's default (grown rules), its random rules and interpretable()
+    # the estimator's default (grown rules), its random rules and interpretable(); range-locked
+    # by default, and without the lock
     "default": lambda seed: RandomTSRegressor(random_state=seed),
     "random": lambda seed: RandomTSRegressor(structure="random", random_state=seed),
+    "default unlocked": lambda seed: RandomTSRegressor(lock_range=False, random_state=seed),
+    "random unlocked": lambda seed: RandomTSRegressor(
+        structure="random", lock_range=False, random_state=seed
+    ),
     "interpretable": lambda seed: RandomTSRegressor.interpretable(random_state=seed),
     # scikit-learn's peers
     "RidgeCV": lambda seed: make_pipeline(StandardScaler(), RidgeCV(alphas=RIDGE_ALPHAS)),

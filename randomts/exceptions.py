@@ -164,7 +164,8 @@ class ExtrapolationWarning(RandomTSWarning):
     >>> from randomts import RandomTSRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(200, 2))
-    >>> model = RandomTSRegressor(n_rules=20, random_state=0).fit(X, X[:, 0] * X[:, 1])
+    >>> model = RandomTSRegressor(n_rules=20, lock_range=False, random_state=0).fit(
+    ...     X, X[:, 0] * X[:, 1])
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     _ = model.predict([[0.5, 0.5], [60.0, -60.0]])

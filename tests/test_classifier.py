@@ -77,8 +77,9 @@ def test_multiclass_scores_are_the_regression_of_one_hot_targets():
     one_hot = (y[:, None] == clf.classes_[None, :]).astype(float)
     # the classifier's default widths for the weighted sum: b_i ~ U(0, 2 / n_features]
     widths = (0.0, 2.0 / X.shape[1])
+    # the classifier's scores are not held in a range (lock_range=False, its default)
     regressor = RandomTSRegressor(
-        **SMALL, width_range=widths, random_state=3, structure="random"
+        **SMALL, width_range=widths, random_state=3, structure="random", lock_range=False
     ).fit(X, one_hot)
     np.testing.assert_allclose(
         clf.decision_function(X), regressor.predict(X), rtol=1e-10, atol=1e-12
@@ -94,7 +95,9 @@ def test_binary_score_is_the_difference_of_one_hot_scores():
     clf = RandomTSClassifier(**SMALL, random_state=1, structure="random").fit(X, y)
     one_hot = np.column_stack([y == 0, y == 1]).astype(float)
     widths = (0.0, 2.0 / X.shape[1])
-    regressor = RandomTSRegressor(**SMALL, width_range=widths, random_state=1, structure="random")
+    regressor = RandomTSRegressor(
+        **SMALL, width_range=widths, random_state=1, structure="random", lock_range=False
+    )
     scores = regressor.fit(X, one_hot).predict(X)
     np.testing.assert_allclose(
         clf.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-8, atol=1e-10

@@ -127,12 +127,14 @@ def test_default_centres_are_training_rows():
 def test_alpha_auto_is_the_leave_one_out_choice_and_helps_on_noisy_data():
     X, y = smooth_data(600, 2, seed=3, noise=0.3)
     fit, test = slice(0, 300), slice(300, None)
-    auto = RandomTSRegressor(random_state=0, structure="random").fit(X[fit], y[fit])
+    # the rules evaluated wherever the test rows lie: the penalty's effect, not the lock's
+    params = {"random_state": 0, "structure": "random", "lock_range": False}
+    auto = RandomTSRegressor(**params).fit(X[fit], y[fit])
     assert auto.alpha_ > 0
     with pytest.warns(
         UnderdeterminedWarning, match="300 unknowns per output .100 rules. to 300 rows"
     ):
-        exact = RandomTSRegressor(alpha=0.0, random_state=0, structure="random").fit(X[fit], y[fit])
+        exact = RandomTSRegressor(alpha=0.0, **params).fit(X[fit], y[fit])
     mse_auto = np.mean((auto.predict(X[test]) - y[test]) ** 2)
     mse_exact = np.mean((exact.predict(X[test]) - y[test]) ** 2)
     assert mse_auto < 0.15 and mse_exact > 5 * mse_auto  # measured 0.093 and 0.65
@@ -159,7 +161,7 @@ def test_underdetermined_warning_becomes_an_error_and_is_silent_otherwise():
 def test_extrapolation_warning_gives_the_fraction_of_rows(normalize):
     X, y = smooth_data(300, 2)
     model = RandomTSRegressor(
-        n_rules=20, normalize=normalize, random_state=0, structure="random"
+        n_rules=20, normalize=normalize, random_state=0, structure="random", lock_range=False
     ).fit(X, y)
     low, high = X.min(axis=0), X.max(axis=0)
     edge = high + 0.09 * (high - low)  # past the range, within the margin
@@ -178,6 +180,30 @@ def test_extrapolation_warning_gives_the_fraction_of_rows(normalize):
     assert "x1 up to" in messages[0] and "(row 0)" in messages[0]
     assert "x2 up to" in messages[0] and "below its training minimum" in messages[0]
     assert messages[1].startswith("2 of 4 rows (50%) given to predict lie where no rule fires")
+    assert "where the model extrapolates" in messages[0]
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_a_range_locked_model_says_it_holds_the_inputs_and_checks_the_held_rows(normalize):
+    X, y = smooth_data(300, 2)
+    model = RandomTSRegressor(
+        n_rules=20, normalize=normalize, random_state=0, structure="random"
+    ).fit(X, y)
+    assert model.rule_base_.lock_range  # the regressor's default
+    far = np.array([[50.0, 0.0], [0.0, -80.0], X.mean(axis=0)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        predicted = model.predict(far)
+    messages = [str(w.message) for w in caught if w.category is ExtrapolationWarning]
+    # held at the edge of the box, the far rows lie where the rules fire: one warning
+    assert len(messages) == 1
+    assert messages[0].startswith("2 of 3 rows (66.7%) given to predict")
+    assert "holds the input at the edge of its range (lock_range)" in messages[0]
+    # they are predicted as their nearest points of the box are
+    held = np.clip(far, X.min(axis=0), X.max(axis=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExtrapolationWarning)
+        np.testing.assert_array_equal(predicted, model.predict(held))
 
 
 @pytest.mark.parametrize("margin", [0.15, 0.5, 3.0])

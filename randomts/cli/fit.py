@@ -112,6 +112,14 @@ def add_fit(commands):
         "for random rules, random to classify",
     )
     cmd.add_argument(
+        "--lock-range",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="hold the inputs in their training ranges and the outputs in theirs beyond the "
+        "data (--lock-range), or evaluate the rules wherever the inputs lie (--no-lock-range); "
+        "default: the estimator's, held to regress, not to classify",
+    )
+    cmd.add_argument(
         "--rules",
         type=positive_int,
         help="the most rules grown (default 40), or the number of random rules (default "
@@ -362,6 +370,7 @@ def _model_params(args):
         local_weight=args.local_weight,
         centers=args.centers,
         refine=args.refine,
+        lock_range=args.lock_range,
     )
     if args.rules is not None:
         params["n_rules"] = args.rules

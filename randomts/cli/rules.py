@@ -131,9 +131,11 @@ def handle_rules(args):
                 "--lossless prints the TXT format; it takes no --format, --data, "
                 "--labels, --intercept or --check."
             )
-        from randomts.io.text_format import format_rules
+        from randomts.io.text_format import TextFormat
 
-        return rule_base.to_text(precision=None) if system else format_rules(rule_base)
+        if system:
+            return rule_base.to_text(precision=None)
+        return TextFormat().to_string(rule_base).rstrip("\n")  # as a .txt file holds it
     X = y = None
     if args.data is not None:
         notes = []

@@ -114,6 +114,9 @@ class _RandomTSEstimator(BaseEstimator):
     random_rules = 100
     #: The structure when ``structure`` is None.
     default_structure = "grown"
+    #: What ``lock_range=None`` means: the regressor holds its inputs and outputs in the training
+    #: ranges.
+    default_lock_range = True
 
     def __init__(
         self,
@@ -132,6 +135,7 @@ class _RandomTSEstimator(BaseEstimator):
         center_bounds=None,
         width_range=None,
         refine=0,
+        lock_range=None,
         random_state=None,
         n_jobs=None,
     ):
@@ -149,6 +153,7 @@ class _RandomTSEstimator(BaseEstimator):
         self.center_bounds = center_bounds
         self.width_range = width_range
         self.refine = refine
+        self.lock_range = lock_range
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -325,14 +330,16 @@ class _RandomTSEstimator(BaseEstimator):
         self.local_weight_ = fit.local_weight
         self._set_rule_base(fit.rule_base, n_samples)
 
-    def _set_rule_base(self, rule_base, n_samples):
+    def _set_rule_base(self, rule_base, n_samples, *, lock=None):
         """``rule_base_``: ``rule_base`` in the data's units, with the ranges and provenance.
 
         The metadata record the library, the estimator's class and
         parameters, the training rows, the penalty, the weakest firing and
         the standardisation (``input_mean``, ``input_scale``); the recorded
         ranges (``input_range``, ``output_range``) are the training domain's,
-        read by text labels, plots and the FIS and FLL writers.
+        read by text labels, plots and the FIS and FLL writers, and held to
+        by inference with ``lock_range`` (None: ``lock``, else the
+        estimator's ``default_lock_range``).
         """
         n_features = rule_base.n_features
         metadata = {
@@ -365,8 +372,14 @@ class _RandomTSEstimator(BaseEstimator):
                 "output_range": np.column_stack([low[n_features:], high[n_features:]]),
             }
             rule_base = without_untested_slopes(rule_base, low, high)
+        if self.lock_range is not None:
+            lock = self.lock_range
+        elif lock is None:
+            lock = self.default_lock_range
         self.rule_base_ = self._named(
-            rule_base.replace(metadata=metadata, check_input=False, **ranges)
+            rule_base.replace(
+                metadata=metadata, check_input=False, lock_range=bool(lock and ranges), **ranges
+            )
         )
 
     def _named(self, rule_base):
@@ -419,7 +432,10 @@ class _RandomTSEstimator(BaseEstimator):
         self._domain = self._recorded_domain(in_data_units, metadata)
         if n_samples is None:
             n_samples = metadata.get("n_samples_fit", 0)
-        self._set_rule_base(rule_base, check_int(n_samples, "n_samples", low=0))
+        # lock_range=None keeps the given rules' own lock: the estimator predicts as they do
+        self._set_rule_base(
+            rule_base, check_int(n_samples, "n_samples", low=0), lock=rule_base.lock_range
+        )
 
     def _data_units(self):
         """``(mean, scale)`` of the standardisation, for ``in_original_units``."""

@@ -96,6 +96,10 @@ center_scale, center_bounds, refine, random_state, n_jobs
         ``standardize``). None: ``(0, 2 / n_features)`` for the weighted sum
         (four times the regressor's upper end), the regressor's default for
         the weighted average.
+    lock_range : bool, optional
+        None (the default) is False: the class scores are not held in a
+        range. True holds the inputs in their training ranges and the scores
+        in theirs, as the regressor's default does.
 
     Attributes
     ----------
@@ -152,6 +156,8 @@ center_scale, center_bounds, refine, random_state, n_jobs
     #: more local than the regressor's surfaces.
     random_rules = 150
     default_structure = "random"
+    #: Class scores are not held in a range: ``lock_range=None`` is False.
+    default_lock_range = False
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

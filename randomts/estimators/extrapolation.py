@@ -119,7 +119,8 @@ class TrainingDomain:
           far out they are;
         - rows outside the box of the training inputs where no rule fires:
           the firing of their strongest rule is below ``1e-3`` times the
-          weakest such firing over the training rows.
+          weakest such firing over the training rows (at the rows held in
+          the training ranges, for a rule base with ``lock_range``).
 
         ``stacklevel`` points the warnings at the caller, as for
         ``warnings.warn`` from the method that calls this one.
@@ -143,19 +144,24 @@ class TrainingDomain:
         if outside.size == 0:
             return
         names = rule_base.input_names
-        self._warn_beyond_range(X, outside, low, high, names, method, margin, stacklevel + 1)
+        held = rule_base.lock_range
+        self._warn_beyond_range(X, outside, low, high, names, method, margin, held, stacklevel + 1)
         weakest = self.weakest_log_firing
         if weakest is None:
             return
         threshold = weakest + np.log(EXTRAPOLATION_FACTOR)
-        strongest = log_firing_strengths(X[outside], rule_base.centers, rule_base.sigmas)
+        rows = np.clip(X[outside], low, high) if held else X[outside]  # where the rules see them
+        strongest = log_firing_strengths(rows, rule_base.centers, rule_base.sigmas)
         count = int(np.count_nonzero(strongest.max(axis=1) < threshold))
         if count:
-            fate = (
-                "the weighted average follows the nearest rule's linear model however far away"
-                if rule_base.normalize
-                else "the weighted sum decays to 0"
-            )
+            if held:
+                fate = "at their inputs held in the training ranges, no rule covers them either"
+            elif rule_base.normalize:
+                fate = (
+                    "the weighted average follows the nearest rule's linear model however far away"
+                )
+            else:
+                fate = "the weighted sum decays to 0"
             warnings.warn(
                 f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to "
                 f"{method} lie where no rule fires: their strongest rule fires below "
@@ -167,7 +173,7 @@ class TrainingDomain:
             )
 
     @staticmethod
-    def _warn_beyond_range(X, outside, low, high, names, method, margin, stacklevel):
+    def _warn_beyond_range(X, outside, low, high, names, method, margin, held, stacklevel):
         """The range part of :meth:`warn_if_extrapolating`, on the rows ``outside`` the box."""
         rows = X[outside]
         beyond = beyond_range(rows, low, high, margin)
@@ -203,7 +209,12 @@ class TrainingDomain:
         )
         warnings.warn(
             f"{count} of {X.shape[0]} rows ({100 * count / X.shape[0]:.3g}%) given to {method} "
-            f"lie beyond the training range of an input{by}, where the model extrapolates: "
+            f"lie beyond the training range of an input{by}, where the model "
+            + (
+                "holds the input at the edge of its range (lock_range): "
+                if held
+                else "extrapolates: "
+            )
             + "; ".join(parts)
             + "."
             + coverage,

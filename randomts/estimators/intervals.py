@@ -88,7 +88,10 @@ class JackknifeScores:
         return self.terms.n_samples
 
     def shifts(self, X):
-        """``LeaveOneOutTerms.shifts`` of the rows ``X`` (the data's units)."""
+        """``LeaveOneOutTerms.shifts`` of the rows ``X`` (the data's units), held as ``predict`` holds them."""
+        if self.rule_base.lock_range:
+            ranges = self.rule_base.input_range
+            X = np.clip(X, ranges[:, 0], ranges[:, 1])
         if self.scaling is not None:
             X = self.scaling.apply(X)
         return self.terms.shifts(design_of(self.antecedents, X, self.order))

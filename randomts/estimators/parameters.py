@@ -241,6 +241,11 @@ def check_hyperparameters(model):
     if model.width_range is not None:
         check_pair(model.width_range, "width_range", low=0.0, owner=owner)
     check_int(model.refine, "refine", low=0, owner=owner)
+    if model.lock_range is not None and not isinstance(model.lock_range, (bool, np.bool_)):
+        raise TypeError(
+            f"The 'lock_range' parameter of {owner} must be a bool or None. "
+            f"Got {model.lock_range!r} instead."
+        )
     if structure_of(model) == "grown":
         _check_grown(model, owner)
     else:

@@ -195,6 +195,18 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         training rows. With ``refine > 0`` the estimator has no
         :meth:`partial_fit` (refining needs all rows at once; calling it
         raises a ValueError).
+    lock_range : bool, optional
+        None (the default) is True: ``predict`` holds every input in its
+        training range before it evaluates the rules, and the output in the
+        training targets' range after (:attr:`RuleBase.lock_range
+        <randomts.RuleBase.lock_range>`, fuzzylite's ``lock-range``). Just
+        outside the data the model then stays at its value on the data's
+        edge instead of following the outermost rules' lines (or, for a
+        weighted sum, their cancelling terms); predictions there still warn
+        (:class:`~randomts.exceptions.ExtrapolationWarning`). False
+        evaluates the rules wherever the inputs lie, as the paper's model
+        does (``paper()`` sets it). The exports hold the ranges too (see
+        :doc:`/user_guide/grown_rules`, "Just beyond the data").
     random_state : int, RandomState instance or None, default=None
         Seed of the antecedents. The same seed gives the same model, bit for bit.
     n_jobs : int, default=None
@@ -284,7 +296,8 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         -------
         RandomTSRegressor
             Unfitted, with ``structure="random"``, ``standardize=False``, ``centers="normal"``,
-            ``center_scale=sqrt(2)``, ``width_range=(0, 1)`` and ``alpha=0``.
+            ``center_scale=sqrt(2)``, ``width_range=(0, 1)``, ``alpha=0`` and
+            ``lock_range=False`` (the rules evaluated wherever the inputs lie).
 
         Examples
         --------
@@ -299,6 +312,7 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
             "center_scale": PAPER_CENTER_SCALE,
             "width_range": (0.0, 1.0),
             "alpha": 0.0,
+            "lock_range": False,
         }
         settings.update(params)
         return cls(n_rules, **settings)

@@ -46,10 +46,22 @@ from randomts.fuzzy._arrays import (
     trusted_arrays,
 )
 
-__all__ = ["RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
+__all__ = ["LOCK_KEY", "RANDOM_CENTERS", "Rule", "RuleBase", "as_rule_base"]
 
 #: Where :meth:`RuleBase.random` takes centres from: two distributions, or rows of data.
 RANDOM_CENTERS = ("normal", "uniform", "samples", "data")
+
+
+#: Metadata key under which the formats without a lock of their own (JSON, FIS, text) keep
+#: ``lock_range``.
+LOCK_KEY = "lock_range"
+
+
+def _same_ranges(first, second):
+    """Whether two locked rule bases hold their inputs and outputs in the same ranges."""
+    return np.array_equal(first.input_range, second.input_range) and np.array_equal(
+        first.output_range, second.output_range
+    )
 
 
 @dataclass(frozen=True)
@@ -118,9 +130,17 @@ class RuleBase:
         ``[low, high]`` of each input in the data the rules were fitted on
         (:meth:`fit_consequents` and the estimator record it). Read by
         text (linguistic labels), plots (default ranges) and file formats
-        (FIS and FLL variable ranges); never by inference.
+        (FIS and FLL variable ranges); by inference only with ``lock_range``.
     output_range : array-like of shape (n_outputs, 2), optional
         ``[low, high]`` of each output in that data.
+    lock_range : bool, default=False
+        True: inference holds every input in ``input_range`` before it
+        evaluates the rules, and every output in ``output_range`` after
+        (fuzzylite's ``lock-range`` on every variable). Beyond the data the
+        model then stays at its value on the data's edge instead of
+        following the outermost rules' lines. Needs both ranges. Fitting
+        (:meth:`design_matrix`, :meth:`fit_consequents`) takes rows as
+        they are.
     check_input : bool, default=True
         False for arrays that randomts made (the fits of the consequents and
         the estimators): finite float64 arrays of matching shapes and
@@ -137,7 +157,8 @@ class RuleBase:
     Notes
     -----
     Two rule bases are equal (``==``) when their arrays, names and mode are;
-    ``metadata`` and the recorded ranges are descriptions, not part of the model.
+    ``metadata`` and the recorded ranges are descriptions, not part of the model,
+    unless ``lock_range`` is True (then the ranges are part of it).
 
     Examples
     --------
@@ -166,6 +187,7 @@ class RuleBase:
         metadata=None,
         input_range=None,
         output_range=None,
+        lock_range=False,
         check_input=True,
     ):
         if check_input:
@@ -194,6 +216,22 @@ class RuleBase:
         self._output_range = check_range(
             recorded_output if output_range is None else output_range, n_outputs, "output_range"
         )
+        self._lock_range = False
+        self._lock(lock_range)
+
+    def _lock(self, lock_range):
+        """Set :attr:`lock_range`, checking that both ranges are there to hold to."""
+        if not isinstance(lock_range, (bool, np.bool_)):
+            raise TypeError(
+                f"The 'lock_range' parameter of RuleBase must be a bool; got {lock_range!r}."
+            )
+        if lock_range and (self._input_range is None or self._output_range is None):
+            missing = "input_range" if self._input_range is None else "output_range"
+            raise ValueError(
+                "The 'lock_range' parameter of RuleBase can be True only with input_range and "
+                f"output_range, the ranges inputs and outputs are held in; got {missing}=None."
+            )
+        self._lock_range = bool(lock_range)
 
     # ------------------------------------------------------------------ sizes
     centers = property(lambda self: self._centers, doc="ndarray (n_rules, n_features): centres.")
@@ -215,6 +253,10 @@ class RuleBase:
     output_range = property(
         lambda self: self._output_range,
         doc="ndarray (n_outputs, 2) or None: ``[low, high]`` of each output in the training data.",
+    )
+    lock_range = property(
+        lambda self: self._lock_range,
+        doc="bool: inference holds inputs in ``input_range`` and outputs in ``output_range``.",
     )
 
     @property
@@ -268,6 +310,8 @@ class RuleBase:
             return NotImplemented
         return (
             self._normalize == other._normalize
+            and self._lock_range == other._lock_range
+            and (not self._lock_range or _same_ranges(self, other))
             and self._input_names == other._input_names
             and self._output_names == other._output_names
             and all(
@@ -290,12 +334,15 @@ class RuleBase:
     def __setstate__(self, state):
         """Restore :meth:`__getstate__`'s state, with the arrays read-only again."""
         self.__dict__.update(state)
+        self.__dict__.setdefault("_lock_range", False)  # pickled before the attribute existed
         for key in ("_centers", "_sigmas", "_coef", "_intercept"):
             if key in state:
                 setattr(self, key, frozen(state[key]))
 
     def __repr__(self) -> str:
         mode = "weighted average" if self._normalize else "weighted sum"
+        if self._lock_range:
+            mode += ", range locked"
         return (
             f"RuleBase(n_rules={self.n_rules}, n_features={self.n_features}, "
             f"n_outputs={self.n_outputs}, order={self.order}, {mode})"
@@ -308,8 +355,9 @@ class RuleBase:
     def replace(self, *, check_input=True, **changes) -> RuleBase:
         """A copy with some constructor arguments replaced.
 
-        The recorded ranges are kept unless replaced, except a range whose
-        number of variables no longer matches (it is dropped). New centres
+        The recorded ranges and ``lock_range`` are kept unless replaced,
+        except a range whose number of variables no longer matches (it is
+        dropped, and the lock with it). New centres
         or widths without new ``metadata`` drop the regions the rules were
         grown in (:mod:`randomts.core.regions`), which described the old
         sets. With ``check_input=False`` the arrays given are taken as they
@@ -333,6 +381,7 @@ class RuleBase:
             metadata=self._metadata,
             input_range=None,
             output_range=None,
+            lock_range=self._lock_range,
         )
         unknown = set(changes) - set(arguments)
         if unknown:
@@ -346,6 +395,7 @@ class RuleBase:
             arguments["metadata"] = {k: v for k, v in self._metadata.items() if k != REGIONS_KEY}
         if "coef" in changes or "intercept" in changes:
             arguments["n_outputs"] = None
+        lock_range = arguments.pop("lock_range")
         new = RuleBase(**arguments, check_input=check_input)
         for name, count in (("input_range", new.n_features), ("output_range", new.n_outputs)):
             kept = getattr(self, name)
@@ -356,6 +406,9 @@ class RuleBase:
                 and (kept.shape[0] == count)
             ):
                 setattr(new, f"_{name}", kept)
+        if "lock_range" not in changes and (new.input_range is None or new.output_range is None):
+            lock_range = False  # the ranges were dropped, and the lock with them
+        new._lock(lock_range)
         return new
 
     def subset(self, rules) -> RuleBase:
@@ -644,7 +697,14 @@ class RuleBase:
 
     # -------------------------------------------------------------- inference
     def _check_X(self, X):
-        return check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
+        """Checked rows, held in ``input_range`` when :attr:`lock_range` is True."""
+        return self._held(check_matrix(X, "X", n_columns=self.n_features, owner="this rule base"))
+
+    def _held(self, X):
+        """Checked rows as inference sees them: each input clipped to its range when locked."""
+        if not self._lock_range:
+            return X
+        return np.clip(X, self._input_range[:, 0], self._input_range[:, 1])
 
     def memberships(self, X) -> np.ndarray:
         """Membership grade of each input in each rule's Gaussian set (``gaussmf``, to rounding).
@@ -762,9 +822,8 @@ class RuleBase:
         array([[3.],
                [0.]])
         """
-        if check_input:
-            X = self._check_X(X)
-        return inference.predict(
+        X = self._check_X(X) if check_input else self._held(X)
+        Y = inference.predict(
             X,
             self._centers,
             self._sigmas,
@@ -772,6 +831,9 @@ class RuleBase:
             normalize=self._normalize,
             n_jobs=n_jobs,
         )
+        if self._lock_range:
+            np.clip(Y, self._output_range[:, 0], self._output_range[:, 1], out=Y)
+        return Y
 
     def design_matrix(self, X, *, order=1) -> np.ndarray:
         """The paper's block matrix ``K`` of this rule base's antecedents on ``X``.
@@ -782,8 +844,11 @@ class RuleBase:
         >>> rb.design_matrix([[0.0]])
         array([[0., 1.]])
         """
-        X = self._check_X(X)
-        return design_matrix(self.firing_strengths(X), X, order=order)
+        X = check_matrix(X, "X", n_columns=self.n_features, owner="this rule base")
+        firing = _membership.firing_strengths(
+            X, self._centers, self._sigmas, normalize=self._normalize
+        )
+        return design_matrix(firing, X, order=order)
 
     def fit_consequents(
         self,
@@ -1017,14 +1082,33 @@ class RuleBase:
         array([[[2.]]])
         """
         one_point = np.ndim(X) == 1
+        rows = check_matrix(
+            np.atleast_2d(X) if one_point else X,
+            "X",
+            n_columns=self.n_features,
+            owner="this rule base",
+        )
+        held = self._held(rows)
         J = inference.rule_base_jacobian(
-            self._check_X(np.atleast_2d(X) if one_point else X),
+            held,
             self._centers,
             self._sigmas,
             self._coef,
             self._intercept,
             normalize=self._normalize,
         )
+        if self._lock_range:
+            # an input held at its range does not move the output, and nothing moves an
+            # output held at its range
+            J *= (held == rows)[:, None, :]
+            Y = inference.predict(
+                held,
+                self._centers,
+                self._sigmas,
+                self._inference_constants,
+                normalize=self._normalize,
+            )
+            J[(Y < self._output_range[:, 0]) | (Y > self._output_range[:, 1])] = 0.0
         return J[0] if one_point else J
 
 

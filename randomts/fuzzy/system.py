@@ -591,6 +591,7 @@ class FuzzySystem:
                     for i in range(H)
                 ],
                 range=input_ranges[k],
+                lock_range=rule_base.lock_range,
             )
             for k, name in enumerate(rule_base.input_names)
         ]
@@ -604,7 +605,15 @@ class FuzzySystem:
                 else:
                     term = Linear(rule_base.coef[i, m], rule_base.intercept[i, m])
                 terms.append((f"r{i + 1}", term))
-            outputs.append(OutputVariable(name, terms, output_ranges[m], defuzzifier=defuzzifier))
+            outputs.append(
+                OutputVariable(
+                    name,
+                    terms,
+                    output_ranges[m],
+                    defuzzifier=defuzzifier,
+                    lock_range=rule_base.lock_range,
+                )
+            )
         rules = []
         for i in range(H):
             props = tuple(Proposition(name, f"r{i + 1}") for name in rule_base.input_names)
@@ -629,9 +638,18 @@ class FuzzySystem:
         >>> system.rule_base_mismatch()
         "input 'x' term 'mid' is a Triangle, not a Gaussian of height 1 and standard deviation > 0"
         """
+        locked = [v.name for v in self.inputs + self.outputs if v.lock_range]
+        if locked and len(locked) < self.n_features + self.n_outputs:
+            return (
+                f"only some variables have lock_range=True ({', '.join(map(repr, locked))}); "
+                "a rule base locks all or none"
+            )
+        if locked and (
+            declared_ranges([v.range for v in self.inputs]) is None
+            or declared_ranges([v.range for v in self.outputs]) is None
+        ):
+            return "a variable with lock_range=True has no finite range"
         for variable in self.inputs:
-            if variable.lock_range:
-                return f"input {variable.name!r} has lock_range=True"
             for term_name, term in variable.terms.items():
                 if not (
                     isinstance(term, Gaussian) and term.height == 1.0 and term.parameters[1] > 0
@@ -644,8 +662,6 @@ class FuzzySystem:
         if len(defuzzifiers) > 1:
             return "the outputs mix 'wtaver' and 'wtsum'"
         for variable in self.outputs:
-            if variable.lock_range:
-                return f"output {variable.name!r} has lock_range=True"
             if not math.isnan(variable.default):
                 return f"output {variable.name!r} has a default value"
         if self.n_features > 1 and self.conjunction != "prod":
@@ -730,6 +746,7 @@ class FuzzySystem:
             # the variables' ranges (a file's declared ones) become the recorded ranges
             input_range=declared_ranges([variable.range for variable in self.inputs]),
             output_range=declared_ranges([variable.range for variable in self.outputs]),
+            lock_range=self.inputs[0].lock_range,
         )
 
     # ---------------------------------------------------------------- text

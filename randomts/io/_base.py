@@ -33,6 +33,8 @@ __all__ = [
     "without_disabled_inputs",
     "metadata_comment",
     "read_metadata_comment",
+    "lock_in_metadata",
+    "lock_from_metadata",
     "check_bounded",
     "parse_json",
 ]
@@ -251,6 +253,65 @@ def as_system(model):
     if set(inputs) & set(outputs):
         model = model.replace(output_names=unique_names(inputs + outputs)[len(inputs) :])
     return FuzzySystem.from_rule_base(model)
+
+
+def lock_in_metadata(model):
+    """A RuleBase with ``lock_range`` as one without, whose metadata say it is locked.
+
+    For the formats that have no lock of their own (MATLAB's FIS, the text
+    format): the file holds the rules and ranges as any other, and its
+    metadata comment the key :data:`~randomts.fuzzy.rulebase.LOCK_KEY`,
+    which :func:`lock_from_metadata` turns back into the lock. Anything
+    else is returned as it is.
+
+    Examples
+    --------
+    >>> from randomts import RuleBase
+    >>> rb = RuleBase(centers=[[0.0]], sigmas=[[1.0]], input_range=[[-1.0, 1.0]],
+    ...               output_range=[[0.0, 0.0]], lock_range=True)
+    >>> written = lock_in_metadata(rb)
+    >>> written.lock_range, written.metadata
+    (False, {'lock_range': True})
+    >>> lock_from_metadata(written) == rb
+    True
+    """
+    from randomts.fuzzy.rulebase import LOCK_KEY, RuleBase
+
+    if not isinstance(model, RuleBase) or not model.lock_range:
+        return model
+    return model.replace(lock_range=False, metadata={**model.metadata, LOCK_KEY: True})
+
+
+def lock_from_metadata(model):
+    """The model read from a file, locked if its metadata say so (see :func:`lock_in_metadata`).
+
+    A RuleBase gets ``lock_range=True``; a FuzzySystem gets ``lock_range``
+    on every variable. The key leaves the metadata.
+    """
+    import copy
+
+    from randomts.fuzzy.rulebase import LOCK_KEY, RuleBase
+
+    metadata = model.metadata
+    lock = metadata.pop(LOCK_KEY, False)
+    if not isinstance(lock, bool):
+        raise FormatError(f"the metadata's {LOCK_KEY!r} must be true or false; got {lock!r}")
+    if not lock:
+        return model
+    if isinstance(model, RuleBase):
+        if model.input_range is None or model.output_range is None:
+            raise FormatError(
+                f"the metadata say {LOCK_KEY!r}, but the file records no input and output "
+                "ranges to hold the variables in"
+            )
+        return model.replace(lock_range=True, metadata=metadata)
+    variables = {"inputs": [], "outputs": []}
+    for key in variables:
+        for variable in getattr(model, key):
+            locked = copy.copy(variable)
+            locked.lock_range = True
+            variables[key].append(locked)
+    return model.replace(**variables, metadata=metadata)
 
 
 def without_disabled_inputs(rules, disabled):

@@ -197,6 +197,12 @@ class _Writer:
                 "average, the largest log strength subtracted first, and the nearest rule's "
                 "output where every strength underflows). It equals randomts's predict up to "
                 "the order of the sums over rules."
+                + (
+                    " The range is locked: every input is held in its range (the training "
+                    "data's) before the rules are evaluated, and every output in its range after."
+                    if rb.lock_range
+                    else ""
+                )
             ),
             "",
             f"int {p}_predict(const double *x, double *y);",
@@ -276,6 +282,14 @@ class _Writer:
                 f"static const double {p}_coef[{u}_N_RULES][{u}_N_OUTPUTS][{u}_N_FEATURES] = "
                 f"{_rows(rb.coef)};"
             )
+        if rb.lock_range:
+            text += [
+                "/* the locked ranges: [low, high] of every input, then of every output */",
+                f"static const double {p}_input_range[{u}_N_FEATURES][2] = "
+                f"{_rows(rb.input_range)};",
+                f"static const double {p}_output_range[{u}_N_OUTPUTS][2] = "
+                f"{_rows(rb.output_range)};",
+            ]
         return "\n".join(text) + "\n"
 
     def _strength(self) -> str:
@@ -383,7 +397,24 @@ static double {p}_log_distance(const double *x, int i)
         for (k = 0; k < {u}_N_FEATURES; ++k)
             total += x[k] * sums[(1 + k) * {u}_N_OUTPUTS + o];
 """
+        if self.rb.lock_range:
+            combine += f"""\
+        if (total < {p}_output_range[o][0])
+            total = {p}_output_range[o][0];
+        if (total > {p}_output_range[o][1])
+            total = {p}_output_range[o][1];
+"""
         combine += "        y[o] = total;\n    }\n"
+        hold = ""
+        if self.rb.lock_range:
+            declare += f"    double held[{u}_N_FEATURES];\n"
+            hold = f"""\
+    for (k = 0; k < {u}_N_FEATURES; ++k) /* each input held in its range */
+        held[k] = x[k] < {p}_input_range[k][0]
+            ? {p}_input_range[k][0]
+            : (x[k] > {p}_input_range[k][1] ? {p}_input_range[k][1] : x[k]);
+    x = held;
+"""
         return f"""\
 int {p}_predict(const double *x, double *y)
 {{
@@ -392,7 +423,7 @@ int {p}_predict(const double *x, double *y)
 {declare}    for (k = 0; k < {u}_N_FEATURES; ++k)
         if (!isfinite(x[k]))
             return 1;
-    for (i = 0; i < {u}_N_SUMS; ++i)
+{hold}    for (i = 0; i < {u}_N_SUMS; ++i)
         sums[i] = 0.0;
 {weights}{combine}    return 0;
 }}

@@ -107,6 +107,8 @@ from randomts.fuzzy import (
 from randomts.io._base import (
     RuleBaseFormat,
     as_system,
+    lock_from_metadata,
+    lock_in_metadata,
     metadata_comment,
     read_metadata_comment,
 )
@@ -136,7 +138,7 @@ class FisFormat(RuleBaseFormat):
         A RuleBase is written as its FuzzySystem
         (:meth:`~randomts.FuzzySystem.from_rule_base`).
         """
-        return _system_to_fis(as_system(rule_base))
+        return _system_to_fis(as_system(lock_in_metadata(rule_base)))
 
     def from_string(self, text):
         """A RuleBase if the FIS has its shape (with its metadata comment), else a FuzzySystem."""
@@ -144,7 +146,8 @@ class FisFormat(RuleBaseFormat):
 
     def system_from_string(self, text):
         """Read any Sugeno FIS as a FuzzySystem (its metadata from the metadata comment)."""
-        return FisReader(text).fuzzy_system(metadata=read_metadata_comment(text, "%"))
+        system = FisReader(text).fuzzy_system(metadata=read_metadata_comment(text, "%"))
+        return lock_from_metadata(system)
 
 
 # ------------------------------------------------------------------ writing

@@ -18,7 +18,9 @@ allowed)::
                                        # estimator params (seed, distributions,
                                        # standardisation), input_mean/input_scale,
                                        # and the recorded input_range/output_range
-                                       # ([low, high] per variable), when known
+                                       # ([low, high] per variable), when known,
+                                       # and "lock_range": true when inference
+                                       # holds the variables in those ranges
     }
 
 Numbers are written with ``repr`` (shortest round-trip form), so a loaded
@@ -41,6 +43,7 @@ import numbers
 import re
 
 from randomts.exceptions import FormatError
+from randomts.fuzzy.rulebase import LOCK_KEY
 from randomts.io._base import RuleBaseFormat, parse_json
 
 __all__ = ["JsonFormat", "FORMAT_ID", "SYSTEM_FORMAT_ID", "VERSION"]
@@ -80,6 +83,8 @@ def _with_ranges(rule_base):
     for key in ("input_range", "output_range"):
         if getattr(rule_base, key) is not None:
             metadata[key] = getattr(rule_base, key).tolist()
+    if rule_base.lock_range:
+        metadata[LOCK_KEY] = True
     return metadata
 
 
@@ -157,10 +162,15 @@ class JsonFormat(RuleBaseFormat):
         if not isinstance(document["metadata"], dict):
             check.fail("metadata", "'metadata' must be an object")
         try:
-            return RuleBase(**arrays, **names, normalize=normalize, metadata=document["metadata"])
+            metadata = dict(document["metadata"])
+            lock_range = metadata.pop(LOCK_KEY, False)
+            return RuleBase(
+                **arrays, **names, normalize=normalize, metadata=metadata, lock_range=lock_range
+            )
         except (ValueError, TypeError) as exc:
             key = next(
-                (k for k in ("sigmas", "input_names", "output_names") if k in str(exc)), "format"
+                (k for k in ("sigmas", "input_names", "output_names") if k in str(exc)),
+                "metadata" if "lock_range" in str(exc) else "format",
             )
             check.fail(key, f"not a valid rule base: {exc}")
 

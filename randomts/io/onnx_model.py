@@ -91,8 +91,12 @@ def to_onnx(model):
     model = deployed(model, "ONNX")
     rb = model.rule_base
     graph = _Graph(onnx)
-    W = _weights(graph, rb)
-    outputs = {"Y": _outputs(graph, rb, W)}
+    X = "X"
+    if rb.lock_range:  # each input held in its range, the outputs after
+        X = _held(graph, X, rb.input_range)
+    W = _weights(graph, rb, X)
+    Y = _outputs(graph, rb, W, X)
+    outputs = {"Y": _held(graph, Y, rb.output_range) if rb.lock_range else Y}
     if model.kind == "classifier":
         outputs["label"] = _label(graph, outputs["Y"], model.classes)
     return graph.model(rb, outputs, model)
@@ -155,6 +159,7 @@ class _Graph:
             "input_names": json.dumps(list(rb.input_names), ensure_ascii=False),
             "output_names": json.dumps(list(rb.output_names), ensure_ascii=False),
             "normalize": json.dumps(rb.normalize),
+            "lock_range": json.dumps(rb.lock_range),
         }
         if deployed_model.labels is not None:
             properties["classes"] = json.dumps(list(deployed_model.labels), ensure_ascii=False)
@@ -162,10 +167,15 @@ class _Graph:
         return model
 
 
-def _weights(g, rb):
+def _held(g, tensor, ranges):
+    """``tensor`` ``[N, n]`` with column ``k`` clipped to ``ranges[k]``."""
+    return g("Min", g("Max", tensor, g.constant(ranges[:, 0])), g.constant(ranges[:, 1]))
+
+
+def _weights(g, rb, X):
     """The rules' weights at every row of ``X``: ``[N, n_rules]``."""
     centers, sigmas = rb.centers, rb.sigmas
-    D = g("Sub", g("Unsqueeze", "X", g.axes(1)), g.constant(centers))  # [N, H, n]
+    D = g("Sub", g("Unsqueeze", X, g.axes(1)), g.constant(centers))  # [N, H, n]
     scaled = g("Mul", D, g.constant(1.0 / sigmas))  # 1 / sigma first, as randomts does
     log_w = g(
         "Mul",
@@ -201,7 +211,7 @@ def _weights(g, rb):
     return g("Where", lost, shared, average)
 
 
-def _outputs(g, rb, W):
+def _outputs(g, rb, W, X):
     """``Y = W b + sum_k x_k (W a_k)``: ``[N, n_outputs]``."""
     constant = g("MatMul", W, g.constant(rb.intercept))  # [N, m]
     if not np.any(rb.coef):  # constant consequents, as randomts.core.inference decides
@@ -213,7 +223,7 @@ def _outputs(g, rb, W):
         g("MatMul", W, g.constant(slopes)),
         g.constant(np.asarray([0, n_features, n_outputs], dtype=np.int64)),
     )  # [N, n, m]: W a_k for each input k
-    linear = g("ReduceSum", g("Mul", g("Unsqueeze", "X", g.axes(2)), mixed), g.axes(1), keepdims=0)
+    linear = g("ReduceSum", g("Mul", g("Unsqueeze", X, g.axes(2)), mixed), g.axes(1), keepdims=0)
     return g("Add", constant, linear)
 
 

@@ -57,7 +57,13 @@ from randomts.exceptions import FormatError
 from randomts.fuzzy import FuzzySystem, InputVariable, OutputVariable, parse_rule
 from randomts.fuzzy.rulebase import RuleBase
 from randomts.fuzzy.terms import Constant, Discrete, Linear, make_term
-from randomts.io._base import RuleBaseFormat, metadata_comment, read_metadata_comment
+from randomts.io._base import (
+    RuleBaseFormat,
+    lock_from_metadata,
+    lock_in_metadata,
+    metadata_comment,
+    read_metadata_comment,
+)
 from randomts.text.numbers import format_name, format_number
 from randomts.text.rule_base import HEADER as RULES_HEADER
 from randomts.text.scanner import Scanner
@@ -187,6 +193,7 @@ class TextFormat(RuleBaseFormat):
         """The rules and the metadata comment (or a FuzzySystem's text), ending with a newline."""
         if isinstance(rule_base, FuzzySystem):
             return format_system(rule_base, precision=None) + "\n"
+        rule_base = lock_in_metadata(rule_base)
         return "\n".join([format_rules(rule_base), *metadata_comment(rule_base, "#")]) + "\n"
 
     def from_string(self, text):
@@ -194,7 +201,7 @@ class TextFormat(RuleBaseFormat):
         first = next((line for line in text.split("\n") if line.strip()), "")
         if first.startswith(SYSTEM_HEADER):
             return parse_system(text)
-        return parse_rules(text, metadata=read_metadata_comment(text, "#"))
+        return lock_from_metadata(parse_rules(text, metadata=read_metadata_comment(text, "#")))
 
 
 # ----------------------------------------------------------- rule base text

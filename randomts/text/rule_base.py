@@ -341,6 +341,18 @@ def describe_rules(rule_base, precision=4, *, labels=None, centered=True, on_dat
         lines.append("# equations: the rule's output at its centre + slope·(x - c) + ...")
     if not rule_base.normalize:
         lines.append(WEIGHTED_SUM_NOTE)
+    if rule_base.lock_range:
+        held = ", ".join(
+            f"{format_name(name)} in [{format_number(low, precision)}, "
+            f"{format_number(high, precision)}]"
+            for name, (low, high) in zip(
+                rule_base.output_names, rule_base.output_range, strict=True
+            )
+        )
+        lines.append(
+            "# range locked: beyond the data each input is held at the edge of its range, "
+            f"and the output in its range ({held})"
+        )
     untested = _untested_note(rule_base, precision)
     if untested is not None:
         lines.append(untested)

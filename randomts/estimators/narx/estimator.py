@@ -66,10 +66,11 @@ FOCUS = ("prediction", "simulation")
 EXTRAPOLATION = ("linear", "model")
 # The linear ARX model: one rule of a weighted average is a linear model, without a penalty
 # the least squares of the lagged rows.
-_ARX = {"structure": "random", "n_rules": 1, "normalize": True, "alpha": 0.0}
+_ARX = {"structure": "random", "n_rules": 1, "normalize": True, "alpha": 0.0, "lock_range": False}
 # The candidates' random rules: a hundred summed, and ten on the data's clusters, averaged,
-# fitted by combined learning.
-_RANDOM = {"structure": "random"}
+# fitted by combined learning. NARX runs the rules on its own regressors (its free run has
+# ``extrapolation``): the rule bases are not range-locked.
+_RANDOM = {"structure": "random", "lock_range": False}
 _CLUSTERED = {
     **_RANDOM,
     "n_rules": 10,
@@ -442,8 +443,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 f"predict methods. Got {type(estimator).__name__} instead."
             )
         estimator = clone(estimator)
-        if self.random_state is not None and "random_state" in estimator.get_params():
+        params = estimator.get_params()
+        if self.random_state is not None and "random_state" in params:
             estimator.set_params(random_state=self.random_state)
+        if "lock_range" in params:
+            if params["lock_range"]:
+                raise ValueError(
+                    f"The 'estimator' parameter of {_OWNER} must not hold its rules in a range "
+                    "(lock_range=True): the free run and its 'extrapolation' decide what the "
+                    "model does beyond the data. Leave lock_range None or False."
+                )
+            estimator.set_params(lock_range=False)
         return estimator
 
     def _candidates(self, focus):
