@@ -14,7 +14,10 @@ value, over the sum of the degrees for a weighted average
 :func:`explain` lists the rules by their share of the output with their
 contributions :math:`c_i`; the rules not listed are summed into one
 remainder, so the listed contributions plus the remainder add up to the
-prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``).
+prediction (to rounding: within ``1e-12`` of ``sum_i |c_i|``). A model that
+holds its ranges (``lock_range``) is explained at ``x`` held in its input
+ranges; where it also holds the output at its range, the prediction is that
+bound and the contributions add up to the rules' output before it.
 
 A rule's **share** is its contribution over the total absolute contribution,
 :math:`s_i = c_i / \\sum_l |c_l|` (per output): signed, and the shares of the
@@ -60,7 +63,8 @@ class Explanation:
         FuzzySystem's rule does not conclude).
     contributions : ndarray of shape (k, n_outputs)
         Their contributions ``c_i`` to the output (``model.contributions``:
-        they and ``remainder`` sum to ``prediction``).
+        they and ``remainder`` sum to ``prediction``, unless the model holds
+        the output at its range: see the module docstring).
     shares : ndarray of shape (k, n_outputs)
         Their contributions divided by the sum of the absolute contributions
         of all rules, ``c_i / sum_l |c_l|``: signed, in [-1, 1] (zeros for an
