@@ -48,6 +48,7 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 
 from randomts import NARXRegressor
+from randomts.core.regions import REGIONS_KEY
 from randomts.dynamics.narx import NARX
 from randomts.exceptions import RandomTSWarning
 
@@ -55,7 +56,16 @@ SEEDS = (0, 1, 2)
 # "auto", or fixed lags (from --lags)
 LAGS = {"y_lags": "auto", "u_lags": "auto"}
 # the estimators NARXRegressor's defaults fit and choose from, in order
-CANDIDATES = ("100 random rules", "10 interpretable rules", "1 rule (linear)")
+CANDIDATES = ("100 random rules", "10 interpretable rules", "1 rule (linear)", "{} grown rules")
+
+
+def kept_candidate(model):
+    """The name of the default candidate ``model`` kept (grown rules keep their regions)."""
+    rules = model.rule_base_
+    if REGIONS_KEY in rules.metadata:
+        return CANDIDATES[3].format(rules.n_rules)
+    index = {100: 0, 10: 1, 1: 2}.get(rules.n_rules)
+    return "?" if index is None else CANDIDATES[index]
 
 
 def read(folder, name):
@@ -142,7 +152,7 @@ def fit_seeds(u, y, seeds):
     for seed in seeds:
         model, seconds = fit_timed(u, y, random_state=seed, **LAGS)
         lags = {"y_lags": model.narx_.y_lags, "u_lags": model.narx_.u_lags}
-        kept = {100: 0, 10: 1, 1: 2}.get(model.rule_base_.n_rules)
+        kept = kept_candidate(model)
         refined = model.simulation_fit_.best_iteration > 0
         timing = f"fit {seconds:.1f} s"
         if LAGS["y_lags"] == "auto" or LAGS["u_lags"] == "auto":  # the same lags, fixed
@@ -153,7 +163,7 @@ def fit_seeds(u, y, seeds):
         _, prediction = fit_timed(u, y, focus="prediction", random_state=seed, **lags)
         print(
             f"    seed {seed}: lags {len(lags['y_lags'])}, {len(lags['u_lags'])}, "
-            f"{CANDIDATES[kept] if kept is not None else '?'}"
+            f"{kept}"
             f"{' refined' if refined else ' (one-step)'} kept; {timing}, "
             f"focus='prediction' {prediction:.2f} s: x{fixed / prediction:.1f}",
             flush=True,

@@ -199,7 +199,7 @@ def test_grown_rules_stay_calm_just_beyond_a_curve_with_a_sharp_feature(seed):
     assert off.max() < 0.25 * np.ptp(y)
 
 
-def test_narx_takes_grown_rules_for_one_step_and_refuses_them_for_the_free_run():
+def test_narx_takes_grown_rules_for_one_step_and_refuses_local_lines_for_the_free_run():
     from randomts import NARXRegressor
 
     rng = np.random.default_rng(0)
@@ -212,5 +212,6 @@ def test_narx_takes_grown_rules_for_one_step_and_refuses_them_for_the_free_run()
     ).fit(u, y)
     assert one_step.estimator_.rule_base_.normalize
     assert np.sqrt(np.mean((one_step.predict(u, y)[1:] - y[1:]) ** 2)) < 0.05 * y.std()
-    with pytest.raises(ValueError, match="structure='random'"):
+    # the grown lines, fitted rule by rule, have no one fit to shrink a refinement toward
+    with pytest.raises(ValueError, match="learning='local'"):
         NARXRegressor(estimator=RandomTSRegressor(), y_lags=1, u_lags=1).fit(u, y)

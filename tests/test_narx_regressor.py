@@ -417,7 +417,7 @@ def test_progress_shows_a_tick_per_candidate_on_stderr_when_asked(capsys):
     y = first_order(u)
     NARXRegressor(1, 1, random_state=0, progress=True).fit(u, y)
     shown = capsys.readouterr().err
-    assert "NARXRegressor.fit" in shown and "4/4" in shown  # four candidates
+    assert "NARXRegressor.fit" in shown and "5/5" in shown  # five candidates
     NARXRegressor(1, 1, random_state=0).fit(u, y)  # "auto": stderr here is not a terminal
     NARXRegressor(1, 1, random_state=0, progress=False).fit(u, y)
     assert capsys.readouterr().err == ""

@@ -318,7 +318,7 @@ def test_the_free_run_on_blocks_chooses_no_worse_than_the_linear_model_of_a_line
     for seed in range(4):
         u, truth, measured = _linear_system(seed)
         model = NARXRegressor(1, 1, random_state=seed).fit(u[:400], measured[:400])
-        assert model.selection_errors_.shape == (4, 5)
+        assert model.selection_errors_.shape == (5, 5)
         assert np.array_equal(model.selection_errors_[:, -1], model.candidate_errors_)
         linear = NARXRegressor(
             1,

@@ -48,7 +48,7 @@ from randomts.estimators.narx.selection import (
     linear_fallback,
     refit,
 )
-from randomts.estimators.parameters import structure_of
+from randomts.estimators.parameters import resolved
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage, split_quantile
@@ -78,6 +78,9 @@ _CLUSTERED = {
     "normalize": True,
     "learning": "combined",
 }
+# Rules grown where the one-step error is (a local linear model tree), their lines then fitted
+# again by combined learning: the penalty the refinement shrinks toward them by.
+_GROWN = {"structure": "grown", "n_rules": 10, "learning": "combined", "lock_range": False}
 
 
 def _is_arx(estimator):
@@ -181,12 +184,15 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         outputs it is drawn toward 0.
     estimator : regressor, optional
         The model ``f`` of the lagged rows, cloned in :meth:`fit`. By default,
-        with ``focus="simulation"``, three are fitted and refined, and the
+        with ``focus="simulation"``, four are fitted and refined, and the
         free run chooses (``selection_blocks``, ``selection_errors_``):
         ``RandomTSRegressor(structure="random")`` (100 random rules,
         weighted sum), 10 random rules on the data's clusters (weighted
-        average, combined learning) and a single rule (a linear ARX model),
-        and, with inputs, a fourth fitted by least squares, not refined: the
+        average, combined learning), a single rule (a linear ARX model) and
+        up to 10 rules grown where the one-step error is
+        (``structure="grown"``, a local linear model tree, their lines
+        fitted again by combined learning), and, with inputs, a fifth fitted by
+        least squares, not refined: the
         linear model of the lagged inputs alone (a FIR model), whose free
         run cannot diverge. An option whose free run over every training
         record whole diverges or leaves the outputs' range by more than
@@ -196,7 +202,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         chosen by ``n_folds``-fold cross-validation on contiguous blocks of
         rows (``fit(X, y, folds=...)``); any other scikit-learn regressor is
         fitted as it is (then :meth:`explain`, :meth:`linearize` and
-        :func:`randomts.save` are not available).
+        :func:`randomts.save` are not available). Grown rules are refined
+        for the free run only with ``learning="combined"`` or ``"global"``
+        (the one fit the refinement shrinks toward); with
+        ``focus="prediction"``, any learning. Grown rules, given or
+        default, are grown and fitted on at most 20,000 of the lagged rows,
+        evenly spaced in time: the growth's cost grows with the rows.
     n_folds : int, default=5
         Number of contiguous blocks of the cross-validation of ``alpha``
         (:func:`~randomts.dynamics.records.blocked_folds` over the rows of every record in turn).
@@ -467,6 +478,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 RandomTSRegressor(**_RANDOM),
                 RandomTSRegressor(**_CLUSTERED),
                 RandomTSRegressor(**_ARX),
+                RandomTSRegressor(**_GROWN),
             ]
             if self.random_state is not None:
                 for candidate in candidates:
@@ -479,13 +491,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                         "randomts estimator (it refines the rules' consequents); got "
                         f"{type(candidate).__name__}."
                     )
-                if structure_of(candidate) == "grown":
+                settings = resolved(candidate)
+                if settings.grown and settings.learning == "local":
                     raise ValueError(
-                        f"The 'focus' parameter of {_OWNER} can be 'simulation' only with random "
-                        "rules (it refines the consequents of fixed rules on their own free "
-                        f"run); got {type(candidate).__name__} with rules grown from the "
-                        "targets. Pass structure='random' to the estimator, or "
-                        "focus='prediction' for a one-step model of grown rules."
+                        f"The 'focus' parameter of {_OWNER} can be 'simulation' with grown rules "
+                        "only when their lines are fitted again by one fit of the consequents "
+                        "(it refines them on their own free run, shrunk toward that fit by its "
+                        f"penalty); got {type(candidate).__name__} with learning='local' (lines "
+                        "fitted rule by rule"
+                        + (", the default of grown rules" if candidate.learning is None else "")
+                        + "). Pass learning='combined' or 'global' to the estimator, or "
+                        "focus='prediction' for a one-step model of grown lines."
                     )
         return candidates
 

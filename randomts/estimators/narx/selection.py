@@ -16,6 +16,12 @@ that no more complex one beats beyond the noise of the blocks.
 
 The lagged rows of every record are built once per lag structure
 (:class:`LaggedRows`); every fit takes the rows of its stretches from them.
+Rules grown from the targets (``structure="grown"``) are refined as random
+ones are: once grown, their antecedents are fixed and their consequents are
+the linear parameters of a weighted average, as those of the clustered
+rules. They are grown, and their one-step start fitted, on at most
+:data:`_GROWTH_ROWS` of the rows, evenly spaced in time; their blocks' starts
+are solved on every row the blocks keep.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ __all__ = [
 
 # Entries of the design rows formed at once when their Gram matrices are accumulated.
 _DESIGN_ELEMENTS = 1 << 21
+# Rules grown from the targets are grown on at most this many lagged rows, evenly spaced.
+_GROWTH_ROWS = 20_000
 # Held-out stretches run in pieces of at most this many horizons (as the refinement's).
 _RUN_STEPS = 5
 # A more complex option is kept where the mean log-ratio of its errors to the kept one's,
@@ -253,7 +261,16 @@ class LaggedRows:
 
 
 def _one_step(estimator, X, Y, n_folds):
-    """Fit ``estimator`` on the rows, ``alpha`` chosen on contiguous blocks when it can be."""
+    """Fit ``estimator`` on the rows, ``alpha`` chosen on contiguous blocks when it can be.
+
+    Rules grown from the targets are grown and fitted on at most
+    :data:`_GROWTH_ROWS` of the rows, evenly spaced in time (every ``s``-th):
+    the growth's cost grows with the rows, and lagged rows of a long record
+    repeat its regions many times over.
+    """
+    if hasattr(estimator, "default_structure") and resolved(estimator).grown:
+        stride = -(-X.shape[0] // _GROWTH_ROWS)
+        X, Y = X[::stride], Y[::stride]
     if "folds" in inspect.signature(estimator.fit).parameters:
         estimator.fit(X, Y, folds=blocked_folds(X.shape[0], n_folds))
     else:
