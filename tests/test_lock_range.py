@@ -244,6 +244,8 @@ def test_narx_runs_unlocked_rules_and_refuses_a_locked_estimator():
         focus="prediction",
     ).fit(u, y)
     assert not model.estimator_.rule_base_.lock_range
+    default = NARXRegressor(y_lags=1, u_lags=1, random_state=0).fit(u, y)  # its candidates
+    assert not default.estimator_.rule_base_.lock_range
     locked = NARXRegressor(
         estimator=RandomTSRegressor(n_rules=10, lock_range=True), y_lags=1, u_lags=1
     )
