@@ -47,7 +47,12 @@ about inputs outside it and Octave's ``evalfis`` refuses them, so widen
 The metadata, if any, follow the rules on one comment line
 ``% randomts-metadata: {...}`` (JSON), after everything an engine reads.
 What MATLAB's FIS cannot hold (fuzzylite's terms, ``default``,
-``lock_range``) raises a ValueError naming it: save such a system as FLL.
+``lock_range``) raises a ValueError naming it: save such a system as FLL. A
+range-locked :class:`~randomts.RuleBase` (``lock_range``) is written as its
+unlocked rules with ``"lock_range": true`` in the metadata comment, which the
+reader turns back into the lock: MATLAB and Octave read the file, and give the
+model's outputs wherever the inputs lie in the declared ranges and the
+output in its own.
 
 The reader accepts any FIS of this kind written by other tools: keys in any
 order, ``%``/``#`` comments, MFs shared between rules, ``'constant'``
