@@ -20,7 +20,7 @@ Rules grown from the targets (``structure="grown"``) are refined as random
 ones are: once grown, their antecedents are fixed and their consequents are
 the linear parameters of a weighted average, as those of the clustered
 rules. They are grown, and their one-step start fitted, on at most
-:data:`_GROWTH_ROWS` of the rows, evenly spaced in time; their blocks' starts
+20,000 of the rows, evenly spaced in time; their blocks' starts
 are solved on every row the blocks keep.
 """
 
@@ -264,7 +264,7 @@ def _one_step(estimator, X, Y, n_folds):
     """Fit ``estimator`` on the rows, ``alpha`` chosen on contiguous blocks when it can be.
 
     Rules grown from the targets are grown and fitted on at most
-    :data:`_GROWTH_ROWS` of the rows, evenly spaced in time (every ``s``-th):
+    20,000 of the rows, evenly spaced in time (every ``s``-th):
     the growth's cost grows with the rows, and lagged rows of a long record
     repeat its regions many times over.
     """
