@@ -11,6 +11,7 @@ bytes and (for formats that ask) a missing final newline, each with a
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -288,8 +289,6 @@ def lock_from_metadata(model):
     A RuleBase gets ``lock_range=True``; a FuzzySystem gets ``lock_range``
     on every variable. The key leaves the metadata.
     """
-    import copy
-
     from randomts.fuzzy.rulebase import LOCK_KEY, RuleBase
 
     metadata = model.metadata
