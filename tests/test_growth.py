@@ -43,7 +43,7 @@ def test_one_rule_is_ordinary_least_squares():
     Y = np.column_stack([U @ [1.0, -2.0, 0.5] + 3.0, np.sin(U[:, 0])]) + 0.1 * rng.normal(
         size=(200, 2)
     )
-    rules = _grow(U, Y, max_rules=1, shrinkage=0.0)
+    rules = _grow(U, Y, max_rules=1, root_alpha=0.0)
     Z = np.column_stack([U, np.ones(len(U))])
     solution = np.linalg.lstsq(Z, Y, rcond=None)[0]
     assert rules.n_rules == 1 and rules.normalize
@@ -52,6 +52,59 @@ def test_one_rule_is_ordinary_least_squares():
     np.testing.assert_allclose(rules.coef[0], solution[:3].T, rtol=0, atol=1e-8)
     np.testing.assert_allclose(rules.intercept[0], solution[3], rtol=0, atol=1e-8)
     np.testing.assert_allclose(rules.predict(U), Z @ solution, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 20.0, 300.0])
+def test_one_rule_with_a_root_alpha_is_ridge_regression(alpha):
+    from sklearn.linear_model import Ridge
+
+    rng = np.random.default_rng(3)
+    U = rng.normal(size=(150, 3))
+    Y = np.column_stack([U @ [1.0, -2.0, 0.5] + 3.0, np.cos(U[:, 1])]) + 0.2 * rng.normal(
+        size=(150, 2)
+    )
+    rules = _grow(U, Y, max_rules=1, root_alpha=alpha)
+    # the growth works in units of each output's deviation: a ridge on slopes only, with a
+    # free intercept, gives the same line in any units of y, so it is scikit-learn's Ridge
+    reference = Ridge(alpha=alpha).fit(U, Y)
+    # a well-conditioned 4 x 4 problem; the least ridge (1e-10 of the rows) is far below it
+    np.testing.assert_allclose(rules.coef[0], reference.coef_, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(rules.intercept[0], reference.intercept_, rtol=0, atol=1e-8)
+    assert rules.metadata["growth"]["root_alpha"] == alpha  # exact: recorded as given
+
+
+def test_the_first_rule_ridge_is_chosen_by_leave_one_out():
+    from randomts.fitting.ridge import choose_alpha
+
+    U, y = _surface(1, "sine")
+    growth = _grow(U, y).metadata["growth"]
+    K = np.column_stack([U - U.mean(axis=0), np.ones(len(U))])
+    chosen = choose_alpha(K, y / y.std()).alpha
+    assert growth["root_alpha"] == chosen  # exact: one computation on the same arrays
+
+
+def test_inputs_that_move_together_do_not_get_cancelling_slopes():
+    # two readings of one quantity: least squares splits its effect between them, often
+    # with large slopes of opposite signs that cancel only on the data
+    plain_swing = chosen_swing = 0.0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        a = rng.normal(size=200)
+        U = np.column_stack([a, a + 0.01 * rng.normal(size=200), rng.normal(size=200)])
+        y = 2.0 * a + 0.5 * U[:, 2] + 0.5 * rng.normal(size=200)
+        plain = _grow(U, y, max_rules=1, root_alpha=0.0)
+        chosen = _grow(U, y, max_rules=1)
+        pair, plain_pair = chosen.coef[0, 0, :2], plain.coef[0, 0, :2]
+        # a ridge never lengthens the slopes; both lines keep the effect of the pair
+        assert np.linalg.norm(pair) <= np.linalg.norm(plain_pair) * (1 + 1e-9)
+        assert abs(pair.sum() - 2.0) < 0.15 and abs(plain_pair.sum() - 2.0) < 0.15
+        # one reading held at the edge of its range while the other goes on
+        far = np.array([[4.0, 4.0, 0.0]])
+        held = np.array([[4.0, U[:, 1].max(), 0.0]])
+        plain_swing += np.abs(plain.predict(held) - plain.predict(far))[0, 0]
+        chosen_swing += np.abs(chosen.predict(held) - chosen.predict(far))[0, 0]
+    assert plain_swing > 30.0  # the data do make least squares cancel
+    assert chosen_swing < 0.75 * plain_swing
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -126,7 +179,7 @@ def test_the_leave_one_out_criterion_is_that_of_refitting():
     U = rng.uniform(-1.0, 1.0, size=(80, 2))
     y = np.sin(3.0 * U[:, 0]) + 0.1 * rng.normal(size=80)
     # no shrinkage: each rule's line is then its plain weighted least squares
-    rules = _grow(U, y, criterion="loo", shrinkage=0.0, max_rules=3, patience=3)
+    rules = _grow(U, y, criterion="loo", shrinkage=0.0, root_alpha=0.0, max_rules=3, patience=3)
     growth = rules.metadata["growth"]
     value = growth["criterion_path"][growth["n_rules"].index(rules.n_rules)]
     errors = _leave_one_out_by_refitting(rules, U, y)
@@ -136,10 +189,11 @@ def test_the_leave_one_out_criterion_is_that_of_refitting():
     np.testing.assert_allclose(value, search * np.mean(errors**2) / np.var(y), rtol=1e-6)
 
 
-def test_the_leave_one_out_criterion_refits_the_parent_too():
+@pytest.mark.parametrize("root_alpha", [0.0, 6.0])
+def test_the_leave_one_out_criterion_refits_the_parent_too(root_alpha):
     u, y = _kink(2, n=60, noise=0.1)
     shrinkage = 3.0
-    rules = _grow(u, y, max_rules=2, shrinkage=shrinkage)
+    rules = _grow(u, y, max_rules=2, shrinkage=shrinkage, root_alpha=root_alpha)
     assert rules.n_rules == 2
     value = rules.metadata["growth"]["criterion_path"][1]
     ys = y / y.std()  # the growth works in units of y's standard deviation
@@ -148,7 +202,10 @@ def test_the_leave_one_out_criterion_refits_the_parent_too():
     errors = np.empty(len(u))
     for n in range(len(u)):
         keep = np.arange(len(u)) != n
-        root = np.linalg.lstsq(Z[keep], ys[keep], rcond=None)[0]
+        # the root's slope shrunk toward zero by root_alpha, its intercept free
+        root = np.linalg.solve(
+            Z[keep].T @ Z[keep] + np.diag([root_alpha, 0.0]), Z[keep].T @ ys[keep]
+        )
         prediction = 0.0
         for i in range(2):
             # centred on the rule, slope shrunk toward the root's as it is without row n
@@ -266,6 +323,8 @@ def test_the_rules_are_an_ordinary_rule_base():
         ({"criterion": "bic"}, ValueError, r"'criterion' parameter of grow_rules"),
         ({"order": 2}, ValueError, r"'order' parameter of grow_rules must be an int among"),
         ({"shrinkage": -1.0}, ValueError, r"'shrinkage' parameter of grow_rules"),
+        ({"root_alpha": -1.0}, ValueError, r"'root_alpha' parameter of grow_rules"),
+        ({"root_alpha": "loo"}, ValueError, r"'root_alpha'.*'auto' or a float.*Got 'loo'"),
         ({"min_samples_leaf": 0}, ValueError, r"'min_samples_leaf' parameter of grow_rules"),
         ({"min_samples_leaf": "few"}, TypeError, r"'auto' or an int.*Got 'few'"),
         ({"patience": 0}, ValueError, r"'patience' parameter of grow_rules"),

@@ -3,8 +3,13 @@
 :func:`grow_rules` is Nelles' LOLIMOT (local linear model tree; Nelles,
 *Nonlinear System Identification*, 2001, ch. 13) with the rules on the data:
 
-1. Start from one rule over the box of the data, its consequent the
-   least-squares line through every row.
+1. Start from one rule over the box of the data, its consequent the ridge
+   line through every row, its penalty the one of least exact leave-one-out
+   error (:func:`randomts.fitting.ridge.choose_alpha`, as scikit-learn's
+   ``RidgeCV`` chooses it): where inputs move together (an input and its
+   products with others, say), the least-squares line weighs them with
+   large slopes of opposite signs that cancel on the data and nowhere else,
+   and every rule grown from it inherits them.
 2. Take the rule whose region has the largest local error,
    ``sum_n phi_i(u_n) ||e_n||^2`` (``phi_i`` its normalised validity, ``e``
    the model's residual, each output in units of its standard deviation).
@@ -35,7 +40,8 @@ centred on the rule so that the line's value at the centre is the local
 data's. Its slopes are shrunk toward its parent's by a ridge of weight
 ``shrinkage``: a rule over few rows, or over inputs that move together,
 keeps the slopes of the larger region it came from instead of slopes made
-of noise, and the intercept, what the rule says at its centre, is left
+of noise (the first rule's slopes are shrunk toward zero by the penalty of
+step 1), and the intercept, what the rule says at its centre, is left
 free.
 
 For fixed rules the model is a linear smoother of ``Y``, and leaving a row
@@ -73,6 +79,7 @@ from randomts.core.membership import (
 )
 from randomts.core.regions import REGIONS_KEY, regions_to_metadata
 from randomts.fitting.local_learning import local_grams
+from randomts.fitting.ridge import choose_alpha
 
 __all__ = [
     "CRITERIA",
@@ -123,6 +130,7 @@ def grow_rules(
     criterion="loo",
     order=1,
     shrinkage=1.0,
+    root_alpha="auto",
     min_samples_leaf="auto",
     patience=8,
     check_input=True,
@@ -159,6 +167,13 @@ def grow_rules(
         units: the weight of one row at one standard deviation of the input
         from the rule's centre whose output is one standard deviation of
         ``Y`` off. Where a rule has few rows, its slopes follow its parent's.
+    root_alpha : float >= 0 or "auto", default="auto"
+        Ridge on the first rule's slopes toward zero, in the units of
+        ``shrinkage`` (the first rule's system is ``Z^T Z`` of every row).
+        ``"auto"``: the penalty of least exact leave-one-out error of that
+        one line, over the grid of
+        :func:`~randomts.fitting.ridge.choose_alpha`; 0: the least-squares
+        line.
     min_samples_leaf : int >= 1 or "auto", default="auto"
         Fewest rows a box may hold after a cut; ``"auto"``: the unknowns of
         one consequent plus one (``n_features + 2``, or 2 for ``order=0``).
@@ -224,12 +239,15 @@ def grow_rules(
         criterion=criterion,
         order=order,
         shrinkage=shrinkage,
+        root_alpha=root_alpha,
         min_samples_leaf=min_samples_leaf,
         patience=patience,
     )
     spread = Y.std(axis=0)
     scale = np.where(spread > 0, spread, 1.0)
     Ys = Y / scale
+    if settings["root_alpha"] == "auto":
+        settings["root_alpha"] = _root_alpha(U, Ys, settings["order"])
     factors = WIDTH_FACTORS if settings["width_factor"] == "auto" else (settings["width_factor"],)
     grown = [_Growth(U, Ys, factor, settings).run() for factor in factors]
     chosen = grown[0]
@@ -245,7 +263,15 @@ def grow_rules(
     intercept = theta[:, p - 1, :] * scale[None, :]
     growth = {
         key: settings[key]
-        for key in ("max_rules", "split", "criterion", "order", "shrinkage", "min_samples_leaf")
+        for key in (
+            "max_rules",
+            "split",
+            "criterion",
+            "order",
+            "shrinkage",
+            "root_alpha",
+            "min_samples_leaf",
+        )
     }
     growth.update(chosen.record())
     growth["width_factor"] = chosen.width_factor
@@ -349,6 +375,15 @@ def _check_settings(n_features, **given):
     order = check_int_option(given["order"], "order", (0, 1), owner=_OWNER)
     settings["order"] = order
     settings["shrinkage"] = check_real(given["shrinkage"], "shrinkage", low=0.0, owner=_OWNER)
+    root = given["root_alpha"]
+    if isinstance(root, str):
+        if root != "auto":
+            raise ValueError(
+                f"The 'root_alpha' parameter of {_OWNER} must be 'auto' or a float in the "
+                f"range [0.0, inf). Got {root!r} instead."
+            )
+    else:
+        settings["root_alpha"] = check_real(root, "root_alpha", low=0.0, owner=_OWNER)
     leaf = given["min_samples_leaf"]
     if isinstance(leaf, str) and leaf == "auto":
         leaf = n_features + 2 if order == 1 else 2
@@ -362,6 +397,20 @@ def _check_settings(n_features, **given):
     settings["min_samples_leaf"] = leaf
     settings["patience"] = check_int(given["patience"], "patience", low=1, owner=_OWNER)
     return settings
+
+
+def _root_alpha(U, Ys, order):
+    """The first rule's ridge: least exact leave-one-out error of one line through every row.
+
+    The line in the regressors centred on the rows' mean (where the first
+    rule sits), ``[U - mean, 1]``; its intercept is then the mean of ``Ys``
+    whatever the penalty. Constant consequents (``order=0``) have no slopes
+    to shrink: 0.
+    """
+    if order == 0:
+        return 0.0
+    K = np.column_stack([U - U.mean(axis=0), np.ones(U.shape[0])])
+    return float(choose_alpha(K, Ys, check_input=False).alpha)
 
 
 def _regressors(U, order):
@@ -484,7 +533,7 @@ class _Growth:
         self.sigmas = np.empty((capacity, d))
         self.log_w = np.empty((n, capacity), order="F")
         q = self.Z.shape[1] - 1
-        # each rule's slopes are shrunk toward its parent's (the root's toward nothing):
+        # each rule's slopes are shrunk toward its parent's (the root's toward zero):
         # the prior, its penalty, and how the prior moves with each y_n (rows, values)
         self.prior = np.zeros((capacity, q, Ys.shape[1]))
         self.penalty = np.zeros(capacity)
@@ -501,6 +550,7 @@ class _Growth:
         self.low[0], self.high[0] = self.root
         # an input that holds one value: no rule tests it (a set that holds every value)
         self.constant = self.root[0] == self.root[1]
+        self.penalty[0] = settings["root_alpha"]
         self._place(0, np.arange(n))
         self.path = []
         self.criterion_rows = []

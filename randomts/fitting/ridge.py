@@ -175,7 +175,7 @@ def best_index(errors):
     return tuple(int(i) for i in np.unravel_index(int(np.argmin(errors)), errors.shape))
 
 
-def choose_alpha(K, Y, alphas=None, *, criterion="loo", toward_mean=True):
+def choose_alpha(K, Y, alphas=None, *, criterion="loo", toward_mean=True, check_input=True):
     """The ridge penalty of least leave-one-out (or GCV) error over a grid, from one eigendecomposition.
 
     Minimises ``||Y - K Gamma||^2 + alpha ||Gamma - Gamma_0||^2`` for every
@@ -207,6 +207,9 @@ def choose_alpha(K, Y, alphas=None, *, criterion="loo", toward_mean=True):
     toward_mean : bool, default=True
         Shrink toward ``Gamma_0``, the (nearly unpenalised) coefficients that
         best reproduce the mean of each output, instead of toward zero.
+    check_input : bool, default=True
+        Validate ``K`` and ``Y``; False when the caller has (finite float
+        arrays of matching rows, ``Y`` of one or two dimensions).
 
     Returns
     -------
@@ -235,8 +238,11 @@ def choose_alpha(K, Y, alphas=None, *, criterion="loo", toward_mean=True):
     >>> bool(np.allclose(gcv.errors, np.divide(mse, (1 - np.divide(trace, 60)) ** 2), rtol=1e-8))
     True
     """
-    K = check_matrix(K, "K", column_label="columns")
-    Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+    if check_input:
+        K = check_matrix(K, "K", column_label="columns")
+        Y = check_matrix(Y, "Y", allow_1d=True, column_label="outputs")
+    elif Y.ndim == 1:
+        Y = Y[:, None]
     if Y.shape[0] != K.shape[0]:
         raise ValueError(
             f"K and Y must have the same number of rows; got {K.shape[0]} and {Y.shape[0]}."
