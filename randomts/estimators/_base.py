@@ -179,7 +179,7 @@ class _RandomTSEstimator(BaseEstimator):
         Measured on fourteen real data sets (``benchmarks/bench_grown_rules.py``,
         results in ``benchmarks/RESULTS.md``), over the ten rules with the
         largest share of the output, a rule's line at its own centre is in
-        median 0.001 and at most 0.082 standard deviations of ``y`` from the
+        median 0.001 and at most 0.056 standard deviations of ``y`` from the
         model's prediction there (see :doc:`/user_guide/grown_rules`). For a
         classifier, the same setting for the class scores.
 
