@@ -227,6 +227,16 @@ def test_centre_distributions(centers, extra):
             ValueError,
             "The 'width_range' parameter of RandomTSRegressor must be a pair",
         ),
+        (
+            {"width_factor": 1.5},
+            ValueError,
+            r"The 'width_factor' parameter of RandomTSRegressor must be 'auto' or a float in the range \(0.0, 1.0\] \(no wider than its box\). Got 1.5 instead.",
+        ),
+        (
+            {"width_factor": 0.25},
+            ValueError,
+            r"The 'width_factor' parameter of RandomTSRegressor sizes grown rules; random rules draw their widths \(width_range\). Got width_factor=0.25: leave it 'auto', or use structure='grown'.",
+        ),
         ({"random_state": "x"}, TypeError, "The 'random_state' parameter must be None, an int"),
     ],
 )

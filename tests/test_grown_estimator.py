@@ -8,6 +8,7 @@ from randomts import RandomTSClassifier, RandomTSRegressor
 from randomts.analysis.agreement import rule_agreement
 from randomts.cli import main
 from randomts.estimators.parameters import resolved
+from randomts.fitting.growth import WIDTH_FACTORS
 
 
 def _data(n_rows=400, seed=0):
@@ -123,6 +124,22 @@ def test_a_stream_grows_on_its_first_chunk_then_updates_the_lines():
     model.partial_fit(X[300:], y[300:])
     assert model.rule_base_.n_rules == n_rules
     assert model.score(X, y) > 0.9
+
+
+def test_a_width_factor_grows_the_rules_once_as_auto_grows_them_at_that_factor(grown):
+    model, X, y = grown
+    auto = model.rule_base_.metadata["growth"]
+    assert len(auto["width_criteria"]) == 4  # "auto" grew the rules at every factor
+    once = RandomTSRegressor(structure="grown", width_factor=auto["width_factor"]).fit(X, y)
+    growth = once.rule_base_.metadata["growth"]
+    assert growth["width_factor"] == auto["width_factor"] and "width_criteria" not in growth
+    # the growth at the factor "auto" kept is the same arithmetic, step for step: equal exactly
+    np.testing.assert_array_equal(once.rule_base_.centers, model.rule_base_.centers)
+    np.testing.assert_array_equal(once.rule_base_.sigmas, model.rule_base_.sigmas)
+    np.testing.assert_array_equal(once.predict(X), model.predict(X))
+    other = max(set(WIDTH_FACTORS) - {auto["width_factor"]})
+    wider = RandomTSRegressor(structure="grown", width_factor=other).fit(X, y).rule_base_
+    assert wider.metadata["growth"]["width_factor"] == other
 
 
 @pytest.mark.parametrize(

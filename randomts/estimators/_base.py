@@ -134,6 +134,7 @@ class _RandomTSEstimator(BaseEstimator):
         center_scale=None,
         center_bounds=None,
         width_range=None,
+        width_factor="auto",
         refine=0,
         lock_range=None,
         random_state=None,
@@ -152,6 +153,7 @@ class _RandomTSEstimator(BaseEstimator):
         self.center_scale = center_scale
         self.center_bounds = center_bounds
         self.width_range = width_range
+        self.width_factor = width_factor
         self.refine = refine
         self.lock_range = lock_range
         self.random_state = random_state

@@ -210,7 +210,7 @@ def grow_structure(model, U, Y, output_names=None, *, keep=True):
     """The :class:`Structure` of ``structure="grown"``: rules grown on ``(U, Y)``, lines fitted locally.
 
     :func:`~randomts.fitting.growth.grow_rules` with up to the estimator's
-    ``n_rules`` (resolved: 40 by default) and its ``order``; the rules are
+    ``n_rules`` (resolved: 40 by default), its ``width_factor`` and its ``order``; the rules are
     named as :func:`draw_rules` names them and keep the growth and the
     regions in their metadata. The fit keeps the grown lines
     (``Structure.keep``) with ``learning="local"`` (the default of grown
@@ -247,7 +247,13 @@ def grow_structure(model, U, Y, output_names=None, *, keep=True):
     # a float alpha is the ridge of the local lines toward their parents' slopes
     shrink = {} if auto_alpha(model) else {"shrinkage": float(model.alpha)}
     grown = grow_rules(
-        U, Y, max_rules=settings.n_rules, order=model.order, check_input=False, **shrink
+        U,
+        Y,
+        max_rules=settings.n_rules,
+        width_factor=model.width_factor,
+        order=model.order,
+        check_input=False,
+        **shrink,
     )
     input_names, output_names = _names(model, U.shape[1], Y.shape[1], output_names)
     rules = RuleBase(

@@ -88,7 +88,7 @@ class RandomTSClassifier(ClassifierMixin, _RandomTSEstimator):
     n_rules : int, default=150
         Number of rules.
     order, normalize, solver, alpha, learning, local_weight, standardize, centers, \
-center_scale, center_bounds, refine, random_state, n_jobs
+center_scale, center_bounds, width_factor, refine, random_state, n_jobs
         As in :class:`RandomTSRegressor`, with its defaults; the consequents
         are fitted to the class scores.
     width_range : (float, float), optional

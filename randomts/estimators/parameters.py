@@ -28,6 +28,7 @@ from randomts.core.accumulators import check_factor_memory
 from randomts.core.sampling import PAPER_CENTER_SCALE
 from randomts.core.solvers import SOLVERS
 from randomts.exceptions import ConstantInputWarning, RandomTSWarning, UnderdeterminedWarning
+from randomts.fitting.growth import check_width_factor
 from randomts.fitting.local_learning import LEARNING, check_local_weight
 from randomts.fitting.protocol import check_alpha
 
@@ -240,6 +241,7 @@ def check_hyperparameters(model):
         check_pair(model.center_bounds, "center_bounds", owner=owner)
     if model.width_range is not None:
         check_pair(model.width_range, "width_range", low=0.0, owner=owner)
+    width_factor = check_width_factor(model.width_factor, owner=owner)
     check_int(model.refine, "refine", low=0, owner=owner)
     if model.lock_range is not None and not isinstance(model.lock_range, (bool, np.bool_)):
         raise TypeError(
@@ -249,6 +251,12 @@ def check_hyperparameters(model):
     if structure_of(model) == "grown":
         _check_grown(model, owner)
     else:
+        if width_factor != "auto":
+            raise ValueError(
+                f"The 'width_factor' parameter of {owner} sizes grown rules; random rules "
+                "draw their widths (width_range). Got "
+                f"width_factor={model.width_factor!r}: leave it 'auto', or use structure='grown'."
+            )
         if model.centers == "uniform" and model.center_bounds is None:
             raise ValueError(
                 f"The 'center_bounds' parameter of {owner} is required when centers='uniform'; "

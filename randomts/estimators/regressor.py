@@ -178,6 +178,14 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         By default ``(0, 1 / (2 n_features))`` for the weighted sum (see above)
         and ``(0, 8 / n_features)`` for the weighted average, whose rules must
         be local (wide rules average to a constant); the paper's is ``(0, 1)``.
+    width_factor : float in (0, 1] or "auto", default="auto"
+        Grown rules: a rule's Gaussian width on each input as a fraction of
+        the side of its region (:func:`randomts.fitting.growth.grow_rules`).
+        ``"auto"`` grows the rules at each factor of
+        :data:`~randomts.fitting.growth.WIDTH_FACTORS` and keeps the best,
+        which costs four growths; a float grows them once. Random rules draw
+        their widths (``width_range``): with ``structure="random"`` it must
+        be ``"auto"``.
     refine : int, default=0
         Random rules: iterations of nonlinear least squares that move the centres and
         widths, the consequents re-solved exactly at every step (variable

@@ -88,6 +88,7 @@ __all__ = [
     "SEARCH_COST",
     "SPLITS",
     "WIDTH_FACTORS",
+    "check_width_factor",
     "grow_rules",
 ]
 
@@ -351,25 +352,39 @@ class GrownRules:
         }
 
 
+def check_width_factor(width_factor, owner=_OWNER):
+    """``width_factor`` checked: ``"auto"``, or a float in ``(0, 1]``, else raise naming ``owner``.
+
+    Examples
+    --------
+    >>> check_width_factor("auto"), check_width_factor(1)
+    ('auto', 1.0)
+    >>> check_width_factor(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'width_factor' parameter of grow_rules must be 'auto' or a float in the range (0.0, 1.0] (no wider than its box). Got 1.5 instead.
+    """
+    if isinstance(width_factor, str):
+        if width_factor != "auto":
+            raise ValueError(
+                f"The 'width_factor' parameter of {owner} must be 'auto' or a float in the "
+                f"range (0.0, 1.0]. Got {width_factor!r} instead."
+            )
+        return width_factor
+    value = check_real(width_factor, "width_factor", low=0.0, low_inclusive=False, owner=owner)
+    if value > 1.0:
+        raise ValueError(
+            f"The 'width_factor' parameter of {owner} must be 'auto' or a float in the "
+            f"range (0.0, 1.0] (no wider than its box). Got {value!r} instead."
+        )
+    return value
+
+
 def _check_settings(n_features, **given):
     """The parameters of :func:`grow_rules`, checked, with ``min_samples_leaf`` resolved."""
     settings = dict(given)
     settings["max_rules"] = check_int(given["max_rules"], "max_rules", low=1, owner=_OWNER)
-    factor = given["width_factor"]
-    if isinstance(factor, str):
-        if factor != "auto":
-            raise ValueError(
-                f"The 'width_factor' parameter of {_OWNER} must be 'auto' or a float in the "
-                f"range (0.0, 1.0]. Got {factor!r} instead."
-            )
-    else:
-        value = check_real(factor, "width_factor", low=0.0, low_inclusive=False, owner=_OWNER)
-        if value > 1.0:
-            raise ValueError(
-                f"The 'width_factor' parameter of {_OWNER} must be 'auto' or a float in the "
-                f"range (0.0, 1.0] (no wider than its box). Got {value!r} instead."
-            )
-        settings["width_factor"] = value
+    settings["width_factor"] = check_width_factor(given["width_factor"], owner=_OWNER)
     check_option(given["split"], "split", SPLITS, owner=_OWNER)
     check_option(given["criterion"], "criterion", CRITERIA, owner=_OWNER)
     order = check_int_option(given["order"], "order", (0, 1), owner=_OWNER)
