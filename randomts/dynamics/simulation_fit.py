@@ -114,6 +114,10 @@ class Refinement:
         The consequents kept (the start if nothing was better on the held-out stretch).
     start_error, error, iterations, best_iteration
         As in :class:`SimulationFit`.
+    trace : tuple of float
+        The held-out error of the consequents after every step taken, the
+        start's first (a step that lowered nothing repeats the error before
+        it); empty without a held-out stretch.
     """
 
     gamma: np.ndarray
@@ -121,6 +125,7 @@ class Refinement:
     error: float
     iterations: int
     best_iteration: int
+    trace: tuple = ()
 
 
 class SimulationProblem:
@@ -404,6 +409,7 @@ class SimulationProblem:
         start_errors = folds.held_out_errors(everyone, starts)
         gammas = [np.array(start, dtype=float) for start in starts]
         best = [(start_errors[f], gammas[f], 0) for f in everyone]
+        traces = [[float(start_errors[f])] if folds.has_held_out(f) else [] for f in everyone]
         iterations = np.zeros(n_problems, dtype=int)
         stale = np.zeros(n_problems, dtype=int)
         active = np.array([folds.has_segments(f) and max_iter > 0 for f in everyone])
@@ -458,11 +464,17 @@ class SimulationProblem:
                             searching.append(f)
                         else:
                             active[f] = False
-            if not accepted:
-                continue
-            accepted = np.array(sorted(accepted))
-            errors = folds.held_out_errors(accepted, [gammas[f] for f in accepted])
+            if accepted:
+                accepted = np.array(sorted(accepted))
+                errors = folds.held_out_errors(accepted, [gammas[f] for f in accepted])
+            else:
+                errors = []
+            for f in running:  # the held-out error after this step; unchanged where none was taken
+                if traces[f]:
+                    traces[f].append(traces[f][-1])
             for f, error in zip(accepted, errors, strict=True):
+                if traces[f]:
+                    traces[f][-1] = float(error)
                 if not folds.has_held_out(f):  # nothing to stop on: every step is taken
                     best[f] = (np.nan, gammas[f], iteration)
                 elif error < best[f][0]:
@@ -472,7 +484,14 @@ class SimulationProblem:
                     if stale[f] >= patience:
                         active[f] = False
         return [
-            Refinement(best[f][1], start_errors[f], best[f][0], int(iterations[f]), best[f][2])
+            Refinement(
+                best[f][1],
+                start_errors[f],
+                best[f][0],
+                int(iterations[f]),
+                best[f][2],
+                tuple(traces[f]),
+            )
             for f in everyone
         ]
 

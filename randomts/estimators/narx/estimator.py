@@ -255,7 +255,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         rest. From the simplest (fewest consequent parameters) on, a more
         complex one replaces the one kept only if its errors are smaller,
         block by block, by more than their noise (the mean log-ratio below
-        minus its standard error). One held-out stretch of a short record is
+        minus its standard error); a refinement is judged on every block
+        after as many steps as the other blocks chose, not as many as the
+        block itself chose. One held-out stretch of a short record is
         a noisy judge, and a flexible estimator can win on it by chance. A
         record too short for blocks longer than the largest lag gets fewer.
         ``1``: the least error on the held-out end alone. The blocks share

@@ -48,6 +48,7 @@ __all__ = [
     "LaggedRows",
     "Settings",
     "choose",
+    "crossed_errors",
     "first_part_model",
     "fit_candidates",
     "input_only_rules",
@@ -63,7 +64,7 @@ _GROWTH_ROWS = 20_000
 _RUN_STEPS = 5
 # A more complex option is kept where the mean log-ratio of its errors to the kept one's,
 # over the blocks, is below minus this many standard errors.
-_NOISE = 2.0
+_NOISE = 1.0
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,10 @@ class CandidateFit:
         The same of the one-step starts, before their refinement.
     block_iterations : ndarray of int of shape (n_blocks,)
         The refinement steps kept on every block, the held-out end last (0: the start).
+    crossed_errors : ndarray of shape (n_blocks,) or None
+        The free-run RMSE of the refinement on every block after as many
+        steps as the other blocks chose (:func:`crossed_errors`): what
+        :meth:`options` judges the refinement by. None with one block.
     whole_errors : (float, float)
         The free-run RMSE over every record whole, from its start, of the
         one-step start and of the refinement fitted on the first part of
@@ -129,6 +134,7 @@ class CandidateFit:
     whole_errors: tuple = (0.0, 0.0)
     input_only: object = None
     inputs: bool = True
+    crossed_errors: np.ndarray | None = None
 
     def rule_base(self, refined=True):
         """The candidate's rules with the lagged names, refined for simulation if it was.
@@ -149,6 +155,9 @@ class CandidateFit:
         The refined model is the more complex of the two: it is kept only
         where it beats the start beyond the noise of the blocks (and is an
         option only where the refinement moved from the start on a block).
+        Its errors are those after as many steps as the other blocks chose
+        (``crossed_errors``): a block that chose its own steps would judge
+        them on the run they were chosen on, never worse than the start.
         One whose free run over every record whole diverged or left the data
         (``whole_errors``) has its block errors taken as ``inf``: its runs
         over blocks were too short to show it.
@@ -166,7 +175,7 @@ class CandidateFit:
         )
         if not np.any(self.block_iterations):  # the start was best on every block
             return [start]
-        errors = self.block_errors
+        errors = self.block_errors if self.crossed_errors is None else self.crossed_errors
         if not np.isfinite(refined_whole):
             errors = np.full_like(errors, np.inf)
         return [start, (index, True, errors, (self.n_parameters, 1, index))]
@@ -495,6 +504,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
                     np.array([result.start_error for result in results]),
                     np.array([result.best_iteration for result in results]),
                     tuple(whole),
+                    crossed_errors=crossed_errors(results) if folds else None,
                 )
             )
             if progress is not None:
@@ -504,6 +514,47 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
             if progress is not None:
                 progress(f"lags {narx.y_lags}, {narx.u_lags}: the inputs alone")
     return fits, all_rows
+
+
+def crossed_errors(results):
+    """The held-out error of every block's refinement after the steps the other blocks chose.
+
+    A block's refinement stops where its own held-out run is best, so its
+    error there is never above its start's: judged by it, a refinement
+    always looks at least as good. Here block ``b`` is judged after the
+    median of the steps kept on the other blocks (rounded; 0 where most
+    kept their start), taken from its trace; a refinement that stopped
+    sooner counts with its last step. So the refinement is judged as the
+    model fitted on every record whole is refined: for steps chosen on
+    runs other than the one it is scored on.
+
+    Parameters
+    ----------
+    results : list of Refinement
+        The refinements of the blocks, with their traces.
+
+    Returns
+    -------
+    ndarray of shape (n_blocks,)
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Result
+    >>> results = [
+    ...     Result(best_iteration=2, trace=(1.0, 0.8, 0.7, 0.75)),
+    ...     Result(best_iteration=0, trace=(1.0, 1.2, 1.3)),
+    ...     Result(best_iteration=2, trace=(1.0, 0.9, 0.85)),
+    ... ]
+    >>> crossed_errors(results).tolist()  # steps 1, 2 and 1 chosen by the others
+    [0.8, 1.3, 0.9]
+    """
+    steps = np.array([result.best_iteration for result in results], dtype=float)
+    errors = []
+    for block, result in enumerate(results):
+        step = int(round(float(np.median(np.delete(steps, block)))))
+        trace = result.trace
+        errors.append(trace[min(step, len(trace) - 1)] if trace else result.error)
+    return np.array(errors, dtype=float)
 
 
 def refit(fit, refined, records, rows, settings):
