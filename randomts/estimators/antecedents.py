@@ -210,7 +210,9 @@ def grow_structure(model, U, Y, output_names=None, *, keep=True):
     """The :class:`Structure` of ``structure="grown"``: rules grown on ``(U, Y)``, lines fitted locally.
 
     :func:`~randomts.fitting.growth.grow_rules` with up to the estimator's
-    ``n_rules`` (resolved: 40 by default), its ``width_factor`` and its ``order``; the rules are
+    ``n_rules`` (resolved: 40 by default), its ``width_factor`` and its ``order``,
+    from the ridge first line (``root_alpha="auto"``) for local lines and from the
+    least-squares one for lines fitted again (whose fit chooses their ridge); the rules are
     named as :func:`draw_rules` names them and keep the growth and the
     regions in their metadata. The fit keeps the grown lines
     (``Structure.keep``) with ``learning="local"`` (the default of grown
@@ -246,12 +248,17 @@ def grow_structure(model, U, Y, output_names=None, *, keep=True):
     Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
     # a float alpha is the ridge of the local lines toward their parents' slopes
     shrink = {} if auto_alpha(model) else {"shrinkage": float(model.alpha)}
+    # lines fitted again by the one fit of the consequents get the ridge that fit chooses:
+    # the growth then starts from the least-squares line, and only the local lines it keeps
+    # start from the ridge line of least leave-one-out error
+    root = 0.0 if settings.learning != "local" else "auto"
     grown = grow_rules(
         U,
         Y,
         max_rules=settings.n_rules,
         width_factor=model.width_factor,
         order=model.order,
+        root_alpha=root,
         check_input=False,
         **shrink,
     )
