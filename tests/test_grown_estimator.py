@@ -142,6 +142,18 @@ def test_a_width_factor_grows_the_rules_once_as_auto_grows_them_at_that_factor(g
     assert wider.metadata["growth"]["width_factor"] == other
 
 
+@pytest.mark.parametrize("learning", ["combined", "global"])
+def test_local_lines_grow_from_the_ridge_line_and_refitted_lines_from_least_squares(
+    grown, learning
+):
+    model, X, y = grown
+    # the leave-one-out choice shrinks the first line of the local lines kept
+    assert model.rule_base_.metadata["growth"]["root_alpha"] > 0.0
+    # lines fitted again get the ridge of that fit: the growth starts from least squares
+    refitted = RandomTSRegressor(structure="grown", learning=learning).fit(X, y)
+    assert refitted.rule_base_.metadata["growth"]["root_alpha"] == 0.0  # exact: passed as 0.0
+
+
 @pytest.mark.parametrize(
     "params, name",
     [
