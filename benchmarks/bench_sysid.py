@@ -56,7 +56,13 @@ SEEDS = (0, 1, 2)
 # "auto", or fixed lags (from --lags)
 LAGS = {"y_lags": "auto", "u_lags": "auto"}
 # the estimators NARXRegressor's defaults fit and choose from, in order
-CANDIDATES = ("100 random rules", "10 interpretable rules", "1 rule (linear)", "{} grown rules")
+CANDIDATES = (
+    "100 random rules",
+    "10 interpretable rules",
+    "1 rule (linear)",
+    "{} grown rules",
+    "1 rule of the lags and their powers (polynomial)",
+)
 
 
 def kept_candidate(model):
@@ -64,6 +70,8 @@ def kept_candidate(model):
     rules = model.rule_base_
     if REGIONS_KEY in rules.metadata:
         return CANDIDATES[3].format(rules.n_rules)
+    if model.narx_.powers:
+        return CANDIDATES[4]
     index = {100: 0, 10: 1, 1: 2}.get(rules.n_rules)
     return "?" if index is None else CANDIDATES[index]
 

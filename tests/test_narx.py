@@ -372,3 +372,47 @@ def test_a_fallback_takes_over_a_run_far_beyond_the_training_ranges():
     np.testing.assert_array_equal(back[:, 0], 16.0 - np.arange(11))
     with pytest.raises(ValueError, match="give ranges"):
         narx.free_run(holds, y_init=[8.0], n_steps=2, fallback=climbs)
+
+
+@pytest.mark.parametrize("target", ["output", "increment"])
+def test_the_linearisation_of_a_structure_with_powers_is_the_derivative_of_its_step(target):
+    """Powers of the lags folded into A by the chain rule: A s + B v + O is the step's tangent."""
+    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3))
+    rng = np.random.default_rng(0)
+    n_features = len(narx.regressor_names)
+    rules = RuleBase(
+        rng.normal(size=(3, n_features)),
+        rng.uniform(1.0, 3.0, size=(3, n_features)),
+        0.3 * rng.normal(size=(3, 1, n_features)),
+        rng.normal(size=(3, 1)),
+    )
+    lagged = np.array([0.4, -0.3, 0.2])  # y(k-1), y(k-2), u(k-1)
+
+    def step(point):  # y(k) from the lagged values, powers computed
+        row = np.concatenate([point, point[:2] ** 2, point[:2] ** 3])[None]
+        return narx.predictor(rules)(row)[0]
+
+    A, B, offset = narx.linearize(rules, lagged)
+    h = 1e-6
+    numeric = np.column_stack(
+        [(step(lagged + h * e) - step(lagged - h * e)) / (2 * h) for e in np.eye(3)]
+    )
+    # central differences: truncation h^2 and rounding eps / h, far below 1e-7 here
+    np.testing.assert_allclose(np.hstack([A, B]), numeric, atol=1e-7)
+    np.testing.assert_allclose(A @ lagged[:2] + B @ lagged[2:] + offset, step(lagged), atol=1e-12)
+    # a whole regressor row gives the same; one whose powers are not its lags' is refused
+    whole = np.concatenate([lagged, lagged[:2] ** 2, lagged[:2] ** 3])
+    np.testing.assert_allclose(narx.linearize(rules, whole).A, A, atol=1e-14)
+    whole[-1] += 1.0
+    with pytest.raises(ValueError, match="must be the powers of its lagged outputs"):
+        narx.linearize(rules, whole)
+
+
+def test_powers_need_output_lags_and_integers_of_at_least_two():
+    with pytest.raises(ValueError, match="without output lags"):
+        NARX(y_lags=0, u_lags=2, powers=(2,))
+    with pytest.raises(ValueError, match="distinct ints >= 2"):
+        NARX(y_lags=1, powers=(1, 2))
+    with pytest.raises(TypeError, match="distinct ints >= 2"):
+        NARX(y_lags=1, powers=2)
+    assert "powers=(2, 3)" in repr(NARX(y_lags=1, powers=(3, 2)))

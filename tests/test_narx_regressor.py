@@ -417,7 +417,8 @@ def test_progress_shows_a_tick_per_candidate_on_stderr_when_asked(capsys):
     y = first_order(u)
     NARXRegressor(1, 1, random_state=0, progress=True).fit(u, y)
     shown = capsys.readouterr().err
-    assert "NARXRegressor.fit" in shown and "5/5" in shown  # five candidates
+    assert "NARXRegressor.fit" in shown and "6/6" in shown  # six candidates
+    assert "powers (2, 3)" in shown  # the polynomial one named
     NARXRegressor(1, 1, random_state=0).fit(u, y)  # "auto": stderr here is not a terminal
     NARXRegressor(1, 1, random_state=0, progress=False).fit(u, y)
     assert capsys.readouterr().err == ""

@@ -66,11 +66,11 @@ def test_a_default_fit_reads_its_records_once_and_fits_each_candidate_once():
     u, y = record()
     counter = Counter()
     model = counter.count(NARXRegressor(y_lags=2, u_lags=2, random_state=0).fit, u, y)
-    assert model.selection_errors_.shape == (5, 5)  # five candidates, five blocks
-    # one one-step fit per candidate of rules (the blocks share its rules and their factors;
-    # the model of the inputs alone is a least squares of its own), and the one kept fitted
-    # again on every record whole
-    assert counter.fits == 4 + 1
+    assert model.selection_errors_.shape == (6, 5)  # six candidates, five blocks
+    # one one-step fit per candidate of rules, the polynomial one's included (the blocks share
+    # its rules and their factors; the model of the inputs alone is a least squares of its
+    # own), and the one kept fitted again on every record whole
+    assert counter.fits == 5 + 1
     # the records read once (u, y), the rules kept built once, the linear fallback once, the
     # antecedents of the blocks of each candidate of combined learning (the clustered and the
     # grown rules) once: 14 measured

@@ -25,15 +25,18 @@ def _system(seed, n=900, noise=0.05):
     return u, y, y + noise * rng.normal(size=y.shape)
 
 
+@pytest.mark.parametrize("powers", [(), (2, 3)])
 @pytest.mark.parametrize("target", ["increment", "output"])
 @pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_sensitivities_are_the_derivatives_of_the_runs(target, normalize, seed):
+def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize, seed):
     u, _, measured = _system(seed, n=200)
-    narx = NARX(y_lags=2, u_lags=2, target=target)
+    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers)
     X, Y = narx.regressors(u, measured)
     mean, scale = X.mean(axis=0), X.std(axis=0)
-    rules = RuleBase.random(n_features=4, n_rules=5, normalize=normalize, random_state=seed)
+    rules = RuleBase.random(
+        n_features=X.shape[1], n_rules=5, normalize=normalize, random_state=seed
+    )
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=2 * scale * rules.sigmas)
     rules = rules.fit_consequents(X, Y, alpha=1e-3)
     problem = SimulationProblem(narx, rules, mean, scale, 1)
@@ -55,6 +58,26 @@ def test_sensitivities_are_the_derivatives_of_the_runs(target, normalize, seed):
         # eps * |y| / h, both far below 1e-5 of the sensitivities' scale here
         scale_of = max(1.0, float(np.max(np.abs(S[..., index]))))
         assert np.max(np.abs(S[..., index] - difference)) <= 1e-5 * scale_of
+
+
+@pytest.mark.parametrize("target", ["increment", "output"])
+def test_the_runs_raise_the_lagged_outputs_to_the_powers_of_the_regressors(target):
+    """The refinement's runs compute the power columns as the structure's regressors do."""
+    u, _, measured = _system(3, n=200)
+    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3))
+    X, Y = narx.regressors(u, measured)
+    rules = RandomTSRegressor(n_rules=4, structure="random", random_state=0).fit(X, Y[:, 0])
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    problem = SimulationProblem(narx, rules.rule_base_, mean, scale, 1)
+    starts = (0, 60, 130)
+    windows = np.stack([measured[s : s + 12] for s in starts])
+    inputs = np.stack([u[s : s + 12] for s in starts])
+    outputs, _ = problem.run(problem.gamma0, windows, inputs, 10, False)
+    # the same steps through the structure's regressor columns and the rule base's predict
+    expected, *_ = narx.run(narx.predictor(rules.rule_base_), windows[:, :2], inputs, 10)
+    assert np.all(np.isfinite(outputs))
+    # two evaluations of one model in other units: rounding, grown over ten steps of feedback
+    np.testing.assert_allclose(outputs, expected[:, 2:], rtol=1e-9, atol=1e-12)
 
 
 def test_gamma_round_trips_through_the_standardised_parameters():
@@ -318,7 +341,8 @@ def test_the_free_run_on_blocks_chooses_no_worse_than_the_linear_model_of_a_line
     for seed in range(4):
         u, truth, measured = _linear_system(seed)
         model = NARXRegressor(1, 1, random_state=seed).fit(u[:400], measured[:400])
-        assert model.selection_errors_.shape == (5, 5)
+        # four candidates, the inputs alone, the polynomial twin; five blocks
+        assert model.selection_errors_.shape == (6, 5)
         assert np.array_equal(model.selection_errors_[:, -1], model.candidate_errors_)
         linear = NARXRegressor(
             1,
@@ -332,10 +356,10 @@ def test_the_free_run_on_blocks_chooses_no_worse_than_the_linear_model_of_a_line
                 warnings.simplefilter("ignore", RandomTSWarning)
                 run = fitted.simulate(u[400:], truth[400:401])
             errors.append(float(np.sqrt(np.mean((run[1:] - truth[401:]) ** 2))))
-        kept.append(model.rule_base_.n_rules)
+        kept.append((model.rule_base_.n_rules, model.narx_.powers))
         ratios.append(errors[0] / errors[1])
     assert max(ratios) < 1.5 and np.mean(ratios) < 1.2
-    assert kept.count(1) >= 3
+    assert kept.count((1, ())) >= 3  # the linear model itself
 
 
 def test_one_selection_block_keeps_the_least_error_on_the_held_out_end():
@@ -403,25 +427,29 @@ def test_a_refinement_is_kept_only_where_it_beats_its_start_beyond_the_noise():
     assert [option[1] for option in fit.options(0)] == [False]
 
 
+@pytest.mark.parametrize("powers", [(), (2, 3)])
 @pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("order", [0, 1])
 @pytest.mark.parametrize("target", ["increment", "output"])
-def test_the_compiled_steps_are_the_numpy_steps(normalize, order, target, monkeypatch):
+def test_the_compiled_steps_are_the_numpy_steps(powers, normalize, order, target, monkeypatch):
     """Two implementations of one step: the compiled loop and NumPy's, to rounding."""
     compiled = pytest.importorskip("randomts.dynamics._runs")
     from randomts.dynamics import _steps, simulation_fit
 
     rng = np.random.default_rng(7)
-    narx = NARX(y_lags=(1, 3), u_lags=(0, 2), output_names=("a", "b"), target=target)
+    narx = NARX(y_lags=(1, 3), u_lags=(0, 2), output_names=("a", "b"), target=target, powers=powers)
     n_features = len(narx.regressor_names)
+    # the power columns standardised as the data's would be: of the order of 1
+    scale = np.ones(n_features)
+    scale[narx.n_lagged_columns :] = 5.0
     rules = RuleBase(
         rng.normal(size=(6, n_features)),
         rng.uniform(0.8, 2.0, size=(6, n_features)),
-        0.1 * rng.normal(size=(6, 2, n_features)) if order else None,
+        0.1 * rng.normal(size=(6, 2, n_features)) * (scale == 1.0) if order else None,
         0.1 * rng.normal(size=(6, 2)),
         normalize=normalize,
     )
-    problem = SimulationProblem(narx, rules, np.zeros(n_features), np.ones(n_features), order)
+    problem = SimulationProblem(narx, rules, np.zeros(n_features), scale, order)
     Y, U = rng.normal(size=(5, 3 + 20, 2)), rng.normal(size=(5, 3 + 20, 1))
     gammas = problem.gamma0[None] + 0.01 * rng.normal(size=(2,) + problem.gamma0.shape)
     owner = np.array([0, 1, 1, 0, 1])
@@ -430,6 +458,7 @@ def test_the_compiled_steps_are_the_numpy_steps(normalize, order, target, monkey
         monkeypatch.setattr(simulation_fit, "run_steps", steps)
         results[name] = problem.run(gammas, Y, U, 20, True, owner=owner)
     (out_c, S_c), (out_n, S_n) = results["compiled"], results["numpy"]
+    assert np.all(np.isfinite(out_n)) and np.all(np.isfinite(S_n))
     # sums in another order: rounding of a few ulps, grown along 20 steps of feedback
     np.testing.assert_allclose(out_c, out_n, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(S_c, S_n, rtol=1e-8, atol=1e-10 * np.abs(S_n).max())

@@ -8,7 +8,32 @@ which documents it and checks its arguments) without those calls, with the GIL
 released.
 """
 
-from libc.math cimport exp, INFINITY
+from libc.math cimport exp, pow, INFINITY
+
+
+cdef inline double _slope(
+    Py_ssize_t j,
+    Py_ssize_t o,
+    Py_ssize_t g,
+    const double[::1] z,
+    const double[:, ::1] centers,
+    const double[:, ::1] inverse_variances,
+    const double[:, :, ::1] gammas,
+    const double[::1] weights,
+    const double[:, ::1] rule_outputs,
+    Py_ssize_t p,
+    bint linear,
+) noexcept nogil:
+    """d f / d z_j of output ``o``: sum_r w_r (y_r d_rj + A_rj), ``y_r`` less f if averaged."""
+    cdef double total = 0.0, value
+    cdef Py_ssize_t r
+    for r in range(centers.shape[0]):
+        value = -(z[j] - centers[r, j]) * inverse_variances[r, j]
+        value = rule_outputs[r, o] * value
+        if linear:
+            value = value + gammas[g, r * p + j, o]
+        total = total + weights[r] * value
+    return total
 
 
 def run_steps(
@@ -21,6 +46,10 @@ def run_steps(
     const Py_ssize_t[::1] state_lags,
     const Py_ssize_t[::1] state_outputs,
     const Py_ssize_t[::1] previous,
+    const Py_ssize_t[::1] power_sources,
+    const Py_ssize_t[::1] power_exponents,
+    const double[::1] power_mean,
+    const double[::1] power_scale,
     const double[:, :, ::1] gammas,
     const Py_ssize_t[::1] owner,
     int lag,
@@ -44,7 +73,10 @@ def run_steps(
     first ``n_state`` regressor columns are the lagged outputs ``state_outputs``
     at ``state_lags``, standardised by ``mean`` and ``scale`` (n_state,).
     ``previous`` (m or 0): the state column of every output's ``y(k-1)``,
-    added back to the model's increment. ``gammas`` (g, q, m), ``owner`` (n,):
+    added back to the model's increment. The last ``n_powers`` regressor
+    columns, after the inputs, are state columns ``power_sources`` raised to
+    ``power_exponents``, standardised by ``power_mean`` and ``power_scale``.
+    ``gammas`` (g, q, m), ``owner`` (n,):
     the consequents of every segment. With ``sensitivities``, ``S`` (n, lag +
     horizon, m, q m) receives the derivatives of every output with respect to
     the segment's consequents (its first ``lag`` steps zero). The last six
@@ -53,12 +85,13 @@ def run_steps(
     """
     cdef Py_ssize_t n = Y.shape[0], m = Y.shape[2]
     cdef Py_ssize_t n_rules = centers.shape[0], n_features = centers.shape[1]
-    cdef Py_ssize_t ns = state_lags.shape[0], nu = n_features - ns
+    cdef Py_ssize_t ns = state_lags.shape[0], n_powers = power_sources.shape[0]
+    cdef Py_ssize_t nu = n_features - ns - n_powers
     cdef Py_ssize_t q = gammas.shape[1], p = n_features + 1 if order == 1 else 1
     cdef Py_ssize_t n_params = q * m
     cdef bint increments = previous.shape[0] > 0
-    cdef Py_ssize_t i, k, step, r, j, o, c, g, a, base
-    cdef double top, total, value, difference, weight, out
+    cdef Py_ssize_t i, k, step, r, j, o, c, g, a, base, t
+    cdef double top, total, value, difference, weight, out, x
     with nogil:
         for i in range(n):
             g = owner[i]
@@ -68,6 +101,10 @@ def run_steps(
                     z[j] = (Y[i, k - state_lags[j], state_outputs[j]] - mean[j]) / scale[j]
                 for j in range(nu):
                     z[ns + j] = Zu[i, step, j]
+                for t in range(n_powers):
+                    j = power_sources[t]
+                    x = pow(Y[i, k - state_lags[j], state_outputs[j]], <double>power_exponents[t])
+                    z[ns + nu + t] = (x - power_mean[t]) / power_scale[t]
                 z[n_features] = 1.0
                 top = -INFINITY
                 for r in range(n_rules):
@@ -124,15 +161,18 @@ def run_steps(
                 # J = d f / d x of the state columns: sum_r w_r (y_r d_r + A_r) / scale
                 for o in range(m):
                     for j in range(ns):
-                        total = 0.0
-                        for r in range(n_rules):
-                            weight = log_w[r]
-                            value = -(z[j] - centers[r, j]) * inverse_variances[r, j]
-                            value = rule_outputs[r, o] * value
-                            if order == 1:
-                                value = value + gammas[g, r * p + j, o]
-                            total = total + weight * value
+                        total = _slope(j, o, g, z, centers, inverse_variances, gammas, log_w,
+                                       rule_outputs, p, order == 1)
                         J[o, j] = total / scale[j]
+                    # a power column's derivative, through d z / d x of its state column
+                    for t in range(n_powers):
+                        total = _slope(ns + nu + t, o, g, z, centers, inverse_variances, gammas,
+                                       log_w, rule_outputs, p, order == 1)
+                        c = power_sources[t]
+                        x = Y[i, k - state_lags[c], state_outputs[c]]
+                        J[o, c] += total * (
+                            power_exponents[t] * pow(x, <double>(power_exponents[t] - 1))
+                        ) / power_scale[t]
                 for o in range(m):
                     for a in range(n_params):
                         total = 0.0

@@ -24,6 +24,10 @@ def run_steps(
     state_lags,
     state_outputs,
     previous,
+    power_sources,
+    power_exponents,
+    power_mean,
+    power_scale,
     gammas,
     owner,
     lag,
@@ -43,15 +47,18 @@ def run_steps(
     --------
     >>> import numpy as np
     >>> Y = np.ones((1, 3, 1))  # y(k) = 0.5 y(k-1): one rule of a weighted average
+    >>> none = np.array([], dtype=int)
     >>> run_steps(Y, np.empty((1, 2, 0)), np.zeros((1, 1)), np.ones((1, 1)), np.zeros(1),
-    ...           np.ones(1), np.array([1]), np.array([0]), np.array([], dtype=int),
-    ...           np.array([[[0.5], [0.0]]]), np.array([0]), 1, 2, True, 1, None, False)
+    ...           np.ones(1), np.array([1]), np.array([0]), none, none, none, np.empty(0),
+    ...           np.empty(0), np.array([[[0.5], [0.0]]]), np.array([0]), 1, 2, True, 1, None, False)
     >>> Y.ravel().tolist()
     [1.0, 0.5, 0.25]
     """
     n_segments, _, n_outputs = Y.shape
     n_rules, n_features = centers.shape
     ns = state_lags.size
+    n_powers = power_sources.size
+    nu = n_features - ns - n_powers
     q = gammas.shape[1]
     rows_gamma = gammas[owner]  # (n, q, m)
     p = n_features + 1 if order == 1 else 1
@@ -63,7 +70,10 @@ def run_steps(
             step = k - lag
             xs = Y[:, k - state_lags, state_outputs]  # (n, n_state)
             Z[:, :ns] = (xs - mean) / scale
-            Z[:, ns:n_features] = Zu[:, step]
+            Z[:, ns : ns + nu] = Zu[:, step]
+            Z[:, ns + nu : n_features] = (xs[:, power_sources] ** power_exponents - power_mean) / (
+                power_scale
+            )
             difference = Z[:, None, :n_features] - centers[None]  # (n, rules, features)
             log_w = -0.5 * np.einsum("nrd,rd->nr", difference * difference, inverse_variances)
             if normalize:
@@ -87,11 +97,19 @@ def run_steps(
                 rule_outputs = blocks[:, :, 0, :]
             if normalize:
                 rule_outputs = rule_outputs - f[:, None, :]
-            derivative = -difference[:, :, :ns] * inverse_variances[:, :ns]  # d log w / d z
+            # d f / d z of the state and power columns, then d z / d x of the state
+            fed = np.r_[np.arange(ns), np.arange(ns + nu, n_features)]
+            derivative = -difference[:, :, fed] * inverse_variances[:, fed]  # d log w / d z
             J = np.einsum("nr,nrm,nrd->nmd", w, rule_outputs, derivative)
             if order == 1:
-                J += np.einsum("nr,nrdm->nmd", w, blocks[:, :, :ns, :])
-            J /= scale
+                J += np.einsum("nr,nrdm->nmd", w, blocks[:, :, fed, :])
+            J, J_powers = J[:, :, :ns] / scale, J[:, :, ns:]
+            if n_powers:
+                chain = (
+                    power_exponents * xs[:, power_sources] ** (power_exponents - 1) / power_scale
+                )
+                for column, source in enumerate(power_sources):
+                    J[:, :, source] += J_powers[:, :, column] * chain[:, column, None]
             dX = S[:, k - state_lags, state_outputs]  # (n, n_state, params)
             dY = np.matmul(J, dX)
             for m in range(n_outputs):

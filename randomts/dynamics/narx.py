@@ -54,7 +54,7 @@ from randomts.dynamics.records import check_steps, read_records
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags"]
+__all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags", "check_powers"]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
@@ -169,14 +169,38 @@ def check_lags(lags, name, *, minimum, owner="NARX"):
         f"The {name!r} parameter of {owner} must be an int n >= 0 (lags 1..n) or a sequence of "
         f"distinct ints >= {minimum}. Got {lags!r} instead."
     )
-    if isinstance(lags, (str, bytes)) or not hasattr(lags, "__iter__"):
+    return _distinct_ints(lags, minimum, message)
+
+
+def _distinct_ints(values, minimum, message):
+    """A sequence of distinct ints ``>= minimum``, sorted; else ``message`` as the error."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise TypeError(message)
-    values = tuple(lags)
+    values = tuple(values)
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
         raise TypeError(message)
     if len(set(values)) != len(values) or any(v < minimum for v in values):
         raise ValueError(message)
     return tuple(sorted(int(v) for v in values))
+
+
+def check_powers(powers, name, *, owner="NARX"):
+    """``powers`` as a sorted tuple of distinct ints ``>= 2``.
+
+    Examples
+    --------
+    >>> check_powers([3, 2], "powers")
+    (2, 3)
+    >>> check_powers([1], "powers")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'powers' parameter of NARX must be a sequence of distinct ints >= 2 (powers of the lagged outputs). Got [1] instead.
+    """
+    message = (
+        f"The {name!r} parameter of {owner} must be a sequence of distinct ints >= 2 (powers of "
+        f"the lagged outputs). Got {powers!r} instead."
+    )
+    return _distinct_ints(powers, 2, message)
 
 
 def _check_names(names, name):
@@ -212,6 +236,13 @@ class NARX:
         ``y(k) - y(k-1)`` (then ``y_lags`` must include 1). Either way
         :meth:`predict_one_step`, :meth:`simulate` and :meth:`linearize`
         return the outputs ``y(k)``.
+    powers : sequence of int, default=()
+        Powers of the lagged outputs added as regressors after the inputs,
+        each ``>= 2``: with ``(2, 3)``, ``y(k-1)^2, y(k-2)^2, ...`` then
+        ``y(k-1)^3, ...``. A model linear in its regressors is then a
+        polynomial NARX model in the lagged outputs (without cross
+        products), e.g. the cubic spring of a Duffing oscillator, which
+        it also follows beyond the data.
 
     Attributes
     ----------
@@ -220,7 +251,8 @@ class NARX:
         initial conditions, never targets.
     regressor_names : tuple of str
         Names of the columns of ``X``: every output's lags, then every
-        input's, e.g. ``("y(k-1)", "y(k-2)", "u(k-1)")``.
+        input's, e.g. ``("y(k-1)", "y(k-2)", "u(k-1)")``, then the powers,
+        e.g. ``"y(k-1)^3"``.
     target_names : tuple of str
         Names of the columns of ``Y``, e.g. ``("y(k)",)``, or
         ``("y(k)-y(k-1)",)`` for increments.
@@ -240,9 +272,24 @@ class NARX:
     >>> NARX(y_lags=2, u_lags=1, target="increment").regressors(
     ...     u=[10.0, 11.0, 12.0, 13.0], y=[0.0, 1.0, 2.0, 3.0])[1].ravel()  # y(k) - y(k-1)
     array([1., 1.])
+    >>> cubic = NARX(y_lags=1, u_lags=1, powers=(3,))
+    >>> cubic.regressor_names
+    ('y(k-1)', 'u(k-1)', 'y(k-1)^3')
+    >>> cubic.regressors(u=[10.0, 11.0, 12.0], y=[1.0, 2.0, 3.0])[0]
+    array([[ 1., 10.,  1.],
+           [ 2., 11.,  8.]])
     """
 
-    def __init__(self, y_lags=1, u_lags=0, *, output_names="y", input_names="u", target="output"):
+    def __init__(
+        self,
+        y_lags=1,
+        u_lags=0,
+        *,
+        output_names="y",
+        input_names="u",
+        target="output",
+        powers=(),
+    ):
         self.y_lags = check_lags(y_lags, "y_lags", minimum=1)
         self.u_lags = check_lags(u_lags, "u_lags", minimum=0)
         if not self.y_lags and not self.u_lags:
@@ -252,11 +299,22 @@ class NARX:
         self.output_names = _check_names(output_names, "output_names")
         self.input_names = _check_names(input_names, "input_names") if self.u_lags else ()
         self.max_lag = max(self.y_lags + self.u_lags)
-        self.regressor_names = tuple(
+        self.powers = check_powers(powers, "powers")
+        if self.powers and not self.y_lags:
+            raise ValueError(
+                f"The 'powers' parameter of NARX raises lagged outputs to powers; got "
+                f"powers={self.powers} without output lags."
+            )
+        lagged = tuple(
             f"{name}(k-{lag})" if lag else f"{name}(k)"
             for names, lags in ((self.output_names, self.y_lags), (self.input_names, self.u_lags))
             for name in names
             for lag in lags
+        )
+        # the state columns raised to every power: every output's every lag
+        self._power_sources = tuple(range(self.n_state_columns)) if self.powers else ()
+        self.regressor_names = lagged + tuple(
+            f"{lagged[column]}^{power}" for power in self.powers for column in self._power_sources
         )
         self.target = check_option(target, "target", TARGETS, owner="NARX")
         if self.target == "increment" and 1 not in self.y_lags:
@@ -285,6 +343,26 @@ class NARX:
         return self.n_outputs * len(self.y_lags)
 
     @property
+    def n_lagged_columns(self) -> int:
+        """Number of regressor columns that are lagged values (before the powers)."""
+        return len(self.regressor_names) - len(self.powers) * len(self._power_sources)
+
+    @property
+    def power_columns(self):
+        """``(sources, exponents)`` of the power columns, in order: the state column raised, and to what.
+
+        Examples
+        --------
+        >>> sources, exponents = NARX(y_lags=2, powers=(2, 3)).power_columns
+        >>> sources.tolist(), exponents.tolist()
+        ([0, 1, 0, 1], [2, 2, 3, 3])
+        """
+        state = np.array(self._power_sources, dtype=np.intp)
+        sources = np.tile(state, len(self.powers))
+        exponents = np.repeat(np.array(self.powers, dtype=np.intp), state.size)
+        return sources, exponents
+
+    @property
     def previous_output_columns(self):
         """Indices of the ``y(k-1)`` regressor columns, one per output (None without lag 1)."""
         if 1 not in self.y_lags:
@@ -292,9 +370,10 @@ class NARX:
         return np.arange(self.n_outputs) * len(self.y_lags) + self.y_lags.index(1)
 
     def __repr__(self) -> str:
+        powers = f", powers={self.powers}" if self.powers else ""
         return (
             f"NARX(y_lags={self.y_lags}, u_lags={self.u_lags}, output_names={self.output_names}, "
-            f"input_names={self.input_names}, target={self.target!r})"
+            f"input_names={self.input_names}, target={self.target!r}{powers})"
         )
 
     # ------------------------------------------------------------- records
@@ -374,6 +453,7 @@ class NARX:
                 for p in range(self.n_inputs)
                 for lag in self.u_lags
             ]
+        blocks += [blocks[j] ** power for power in self.powers for j in self._power_sources]
         return np.stack(blocks, axis=2)
 
     def predictor(self, model):
@@ -744,6 +824,11 @@ class NARX:
         active, divergence, extrapolation, column, fallen = state
         n_records, n_total = out.shape[:2]
         everyone = True
+        # the data's ranges are the lagged values': a power's follows from its lag's, and one
+        # sided (a square's from 0) it would count a small step out as a long way
+        lagged = self.n_lagged_columns
+        if ranges is not None:
+            ranges = (ranges[0][:lagged], ranges[1][:lagged])
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
@@ -753,7 +838,7 @@ class NARX:
                     :, 0, :
                 ]
             if ranges is not None:
-                beyond = beyond_range(X, *ranges)
+                beyond = beyond_range(X[:, :lagged], *ranges)
                 leaving = beyond.any(axis=1)
                 which = np.arange(n_records) if rows is None else rows
                 new = leaving & (extrapolation[which] < 0)
@@ -762,7 +847,7 @@ class NARX:
                     column[which[new]] = np.argmax(beyond[new], axis=1)
             which = np.arange(n_records) if rows is None else rows
             if fallback is not None:  # far beyond the data: the fallback, for good
-                far = np.abs(span_distance(X, *ranges)).max(axis=1) >= FALLBACK_SPAN
+                far = np.abs(span_distance(X[:, :lagged], *ranges)).max(axis=1) >= FALLBACK_SPAN
                 fallen[which[far]] = True
             with np.errstate(over="ignore", invalid="ignore"):  # a divergence, reported below
                 if fallback is not None and fallen[which].any():
@@ -845,7 +930,10 @@ class NARX:
         past-input columns; see :func:`randomts.dynamics.linearization.linearize`.
         With ``target="increment"`` the model's linearisation gets the
         identity added on the ``y(k-1)`` columns of ``A``, so that ``A s + B v
-        + O`` is again ``y(k)``.
+        + O`` is again ``y(k)``. With ``powers``, the regressor is its lagged
+        columns (its powers follow from them; a whole regressor row is
+        accepted when its powers are those of its lags), and the powers'
+        derivatives are folded into ``A`` by the chain rule.
 
         Examples
         --------
@@ -854,21 +942,47 @@ class NARX:
         >>> A, B, O = NARX(y_lags=1, u_lags=1).linearize(rb, [0.0, 0.0])
         >>> A.round(6), B.round(6)
         (array([[0.5]]), array([[1.]]))
+        >>> cubic = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1e9, 1e9]], coef=[[[0.5, -0.1]]])
+        >>> A, B, O = NARX(y_lags=1, powers=(3,)).linearize(cubic, [2.0])  # 0.5 - 0.3 * 2^2
+        >>> A.round(6), O.round(6)
+        (array([[-0.7]]), array([1.6]))
         """
         if not self.y_lags:
             raise ValueError(
                 "This NARX structure has no output lags, so no state to linearise in; use "
                 "randomts.dynamics.linearization.jacobian for the derivatives with respect to the inputs."
             )
+        lagged = self.n_lagged_columns
+        widths = {lagged, len(self.regressor_names)}
+        columns = np.shape(regressor)[-1] if np.ndim(regressor) else None
         point = check_matrix(
             regressor,
             "regressor",
             ndim=np.ndim(regressor) or 1,
-            n_columns=len(self.regressor_names),
+            n_columns=columns if columns in widths else len(self.regressor_names),
             owner=_OWNER,
         )
         split = self.n_state_columns
-        local = linearize(model, point[..., :split], point[..., split:] if self.u_lags else None)
+        state = point[..., :split]
+        sources, exponents = self.power_columns
+        powers = state[..., sources] ** exponents
+        if point.shape[-1] > lagged and not np.allclose(point[..., lagged:], powers):
+            raise ValueError(
+                f"The regressor's power columns {self.regressor_names[lagged:]} must be the "
+                "powers of its lagged outputs; give the lagged columns alone "
+                f"{self.regressor_names[:lagged]}."
+            )
+        rest = np.concatenate([point[..., split:lagged], powers], axis=-1)
+        local = linearize(model, state, rest if rest.shape[-1] else None)
+        A, B, offset = local
+        if self.powers:  # w = s^e ~ e s0^(e-1) s + (1 - e) s0^e
+            B, slopes = B[..., : lagged - split], B[..., lagged - split :]
+            A = A.copy()
+            for column, (source, exponent) in enumerate(zip(sources, exponents, strict=True)):
+                s0 = state[..., source]
+                A[..., source] += slopes[..., column] * (exponent * s0 ** (exponent - 1))[..., None]
+                offset = offset + slopes[..., column] * ((1 - exponent) * s0**exponent)[..., None]
+            local = local._replace(A=A, B=B, O=offset)
         if self.target == "increment":
             A = local.A.copy()
             A[..., np.arange(self.n_outputs), self.previous_output_columns] += 1.0

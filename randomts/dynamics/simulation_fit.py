@@ -184,6 +184,9 @@ class SimulationProblem:
         self.state_lags = np.tile(np.array(narx.y_lags, dtype=np.intp), narx.n_outputs)
         self.n_state = self.state_lags.size
         self.inputs = [(p, lag) for p in range(narx.n_inputs) for lag in narx.u_lags]
+        # the power columns of the lagged outputs, last: their state column and exponent
+        self.power_sources, self.power_exponents = narx.power_columns
+        self.power_columns = slice(narx.n_lagged_columns, None)
         previous = narx.previous_output_columns if narx.target == "increment" else None
         # the state column of every output's y(k-1), added back to an increment (none: empty)
         self.previous_columns = np.asarray([] if previous is None else previous, dtype=np.intp)
@@ -311,6 +314,10 @@ class SimulationProblem:
             self.state_lags,
             self.state_outputs,
             self.previous_columns,
+            self.power_sources,
+            self.power_exponents,
+            np.ascontiguousarray(self.mean[self.power_columns]),
+            np.ascontiguousarray(self.scale[self.power_columns]),
             gammas,
             np.ascontiguousarray(owner, dtype=np.intp),
             lag,
@@ -327,6 +334,56 @@ class SimulationProblem:
             np.empty((n_rules, n_outputs)),
         )
         return Y[:, lag:], (S[:, lag:] if sensitivities else None)
+
+    def consequents(self, coef, intercept):
+        """``gamma`` of consequents given in the data's units, those of ``rule_base``'s layout.
+
+        The inverse of :meth:`rules`: ``coef`` (n_rules, n_outputs,
+        n_features), ``intercept`` (n_rules, n_outputs).
+        """
+        _, _, coef, intercept = in_units(
+            None,
+            None,
+            np.asarray(coef, float),
+            np.asarray(intercept, float),
+            -self.mean / self.scale,
+            1.0 / self.scale,
+        )
+        return stack_coefficients(coef, intercept, order=self.order)
+
+    def stable_start(self, start, toward, fitted, *, horizon=200, halvings=6):
+        """The start nearest ``start`` on the way to ``toward`` whose runs stay finite.
+
+        The first of ``start``, ``toward + (start - toward) / 2``, ``/ 4``,
+        ... (``halvings`` of them), and ``toward`` itself, whose runs over
+        the segments of the stretches ``fitted`` (as :meth:`refine` cuts
+        them) stay finite: ``toward`` when none does. A one-step fit can run
+        away in a few steps (a polynomial's high powers); the refinement,
+        whose steps need finite runs, then starts from the nearest that
+        does not.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> from randomts.dynamics.narx import NARX
+        >>> cubic = RuleBase(centers=[[0.0, 0.0]], sigmas=[[1.0, 1.0]], coef=[[[0.5, 1e3]]],
+        ...                  normalize=True)  # one rule of a weighted average: a linear model
+        >>> problem = SimulationProblem(NARX(y_lags=1, powers=(3,)), cubic, np.zeros(2), np.ones(2))
+        >>> y = np.linspace(1.0, 2.0, 40)[:, None]  # y(k) = 0.5 y + 1000 y^3 runs away
+        >>> linear = problem.consequents([[[0.5, 0.0]]], [[0.0]])
+        >>> problem.stable_start(problem.gamma0, linear, [(None, y)], horizon=30).ravel().tolist()
+        [0.5, 0.0, 0.0]
+        """
+        start, toward = np.asarray(start, dtype=float), np.asarray(toward, dtype=float)
+        shares = [0.5**j for j in range(halvings + 1)] + [0.0]
+        gammas = [toward + share * (start - toward) for share in shares]
+        folds = _Folds(self, gammas, [fitted] * len(gammas), [None] * len(gammas), horizon, 0.0)
+        if not folds.has_segments(0):
+            return start
+        values = folds.objectives(np.arange(len(gammas)), gammas)
+        finite = [j for j, value in enumerate(values) if np.isfinite(value)]
+        return gammas[finite[0]] if finite else toward
 
     def held_out_error(self, gamma, runs):
         """Free-run RMSE over held-out runs (:func:`held_out_runs`), ``inf`` if one diverged."""

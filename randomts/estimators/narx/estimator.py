@@ -89,6 +89,11 @@ _GROWN = {
     "learning": "combined",
     "lock_range": False,
 }
+# The polynomial candidate: the linear model (one rule) of the lagged values and of the squares
+# and cubes of the lagged outputs (a polynomial NARX model without cross products), fitted and
+# refined for the free run as the others are. Odd and even terms: a cubic spring, a quadratic
+# drag or flow.
+_POWERS = (2, 3)
 
 
 def _is_arx(estimator):
@@ -203,7 +208,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         learning), and, with inputs, a fifth fitted by
         least squares, not refined: the
         linear model of the lagged inputs alone (a FIR model), whose free
-        run cannot diverge. An option whose free run over every training
+        run cannot diverge. Last, a polynomial model: a single rule on the
+        lags and the squares and cubes of the lagged outputs
+        (:class:`~randomts.dynamics.narx.NARX`'s ``powers``), refined from its
+        one-step fit (or, where that runs away, from the nearest start on
+        the way to the linear model that does not) and an option only
+        refined: a cubic spring or a quadratic drag, which it also follows
+        beyond the data. An option whose free run over every training
         record whole diverges or leaves the outputs' range by more than
         half their span is never kept. No one of them is best on every system (see
         :doc:`/user_guide/system_identification`). With
@@ -274,7 +285,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         What a free run does far beyond the training data. ``"linear"``:
         from its first step more than
         :data:`~randomts.dynamics.narx.FALLBACK_SPAN` (half a span) beyond
-        the training ranges of the regressors, the run continues with a
+        the training ranges of the lagged values (a power follows its lag),
+        the run continues with a
         linear ARX model of the same lags fitted by least squares on every
         row (``fallback_``; :meth:`NARX.simulate
         <randomts.dynamics.narx.NARX.simulate>`'s ``fallback``). A rule base
@@ -303,9 +315,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         that final model's.
     candidate_errors_ : ndarray of shape (n_candidates,) or None
         With ``focus="simulation"``: the held-out free-run RMSE of every
-        estimator fitted, in the order above (the model of the inputs alone
-        last, with the default estimators; ``inf`` for a run that
-        diverged); with lags ``"auto"``, for every lag count in turn.
+        estimator fitted, in the order above (with the default estimators,
+        the model of the inputs alone, then the polynomial model; ``inf``
+        for a run that diverged); with lags ``"auto"``, for every lag count
+        in turn.
     selection_errors_ : ndarray of shape (n_candidates, n_blocks) or None
         The free-run RMSE of every estimator (rows as in
         ``candidate_errors_``), refined, on every block of the
@@ -412,13 +425,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             pairs = [(self.y_lags, n) for n in LAG_CHOICES]
         else:
             pairs = [(self.y_lags, self.u_lags)]
+        # with the default estimators fitted for simulation, every lag structure's twin with
+        # the squares and cubes of its lagged outputs (the polynomial candidate's)
+        twins = self.estimator is None and self.focus == "simulation"
         structures = {}
         for y_lags, u_lags in pairs:
-            narx = self._structure(n_inputs, n_outputs, y_lags, u_lags)
-            structures.setdefault((narx.y_lags, narx.u_lags), narx)
+            for powers in (), _POWERS if twins else ():
+                narx = self._structure(n_inputs, n_outputs, y_lags, u_lags, powers)
+                structures.setdefault((narx.y_lags, narx.u_lags, narx.powers), narx)
         return list(structures.values())
 
-    def _structure(self, n_inputs, n_outputs, y_lags, u_lags):
+    def _structure(self, n_inputs, n_outputs, y_lags, u_lags, powers=()):
         """The NARX structure of these lags, for data of these sizes."""
         y_lags = check_lags(y_lags, "y_lags", minimum=1, owner=_OWNER)
         u_lags = check_lags(u_lags, "u_lags", minimum=0, owner=_OWNER) if n_inputs else ()
@@ -438,7 +455,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             variable_names(self.input_names, "input_names", "u", n_inputs) if n_inputs else "u"
         )
         return NARX(
-            y_lags, u_lags, output_names=output_names, input_names=input_names, target=target
+            y_lags,
+            u_lags,
+            output_names=output_names,
+            input_names=input_names,
+            target=target,
+            powers=powers,
         )
 
     def _settings(self, structures):
@@ -478,10 +500,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             estimator.set_params(lock_range=False)
         return estimator
 
-    def _candidates(self, focus):
-        """The estimators to fit: the one given, or the defaults' (one, or three to choose from)."""
+    def _candidates(self, focus, narx):
+        """The estimators to fit on a structure: the one given, or the defaults'."""
         if self.estimator is not None or focus == "prediction":
             candidates = [self._new_estimator()]
+        elif narx.powers:  # one rule on the lags and their powers: a polynomial model
+            candidates = [RandomTSRegressor(**_ARX)]
         else:
             # a hundred random rules, ten rules on the data's clusters, one rule (a linear
             # model): the free run chooses
@@ -573,12 +597,12 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
     def _fit(self, records, structures, settings):
         simulation = settings.horizon is not None
         input_only = simulation and self.estimator is None
-        total = len(structures) * len(self._candidates(self.focus))
-        total += input_only * sum(bool(narx.u_lags) for narx in structures)
+        total = sum(len(self._candidates(self.focus, narx)) for narx in structures)
+        total += input_only * sum(bool(narx.u_lags and not narx.powers) for narx in structures)
         with _progress_bar(total, self.progress) as tick:
             fits, rows = fit_candidates(
                 structures,
-                lambda: self._candidates(self.focus),
+                lambda narx: self._candidates(self.focus, narx),
                 records,
                 settings,
                 tick,
@@ -614,7 +638,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self._y_ndim = records.y_ndim
         self._ranges = (rows.X.min(axis=0), rows.X.max(axis=0))
         self.fallback_ = None
-        linear = kept.input_only is not None or (refined is False and _is_arx(kept.estimator))
+        linear = kept.input_only is not None or (
+            refined is False and _is_arx(kept.estimator) and not kept.narx.powers
+        )
         if self.extrapolation == "linear" and not linear:
             self.fallback_ = linear_fallback(kept.narx, rows)
         self._interval_scores = None
@@ -1013,6 +1039,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                     "output_names": list(self.narx_.output_names),
                     "input_names": list(self.narx_.input_names),
                     "target": self.narx_.target,
+                    "powers": list(self.narx_.powers),
                     "target_ndim": int(self._y_ndim),
                     "fallback": None
                     if getattr(self, "fallback_", None) is None
@@ -1043,6 +1070,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 output_names=record["output_names"],
                 input_names=record["input_names"] or "u",
                 target=record["target"],
+                powers=tuple(record.get("powers", ())),
             )
             y_ndim = int(record["target_ndim"])
         except (KeyError, TypeError) as exc:

@@ -144,7 +144,11 @@ class CandidateFit:
         """
         if self.input_only is not None:
             return _one_rule(self.narx, self.input_only.coef, self.input_only.intercept)
-        if refined and self.refinement is not None and self.refinement.best_iteration > 0:
+        # a polynomial's refinement starts where its one-step fit stays finite, not always there
+        moved = self.refinement is not None and (
+            self.refinement.best_iteration > 0 or self.narx.powers
+        )
+        if refined and moved:
             return self.problem.rules(self.refinement.gamma, named=True)
         rule_base = getattr(self.estimator, "rule_base_", None)
         return None if rule_base is None else self.narx.name_rules(rule_base)
@@ -165,6 +169,9 @@ class CandidateFit:
         if self.refinement is None:
             return [(index, False, self.block_errors, (self.n_parameters, 0, index))]
         start_whole, refined_whole = self.whole_errors
+        polynomial = self.narx is not None and bool(self.narx.powers)
+        if polynomial and not np.any(self.block_iterations):
+            return []  # a polynomial's start is where its refinement begins, not an option
         start = (
             index,
             False,
@@ -178,7 +185,8 @@ class CandidateFit:
         errors = self.block_errors if self.crossed_errors is None else self.crossed_errors
         if not np.isfinite(refined_whole):
             errors = np.full_like(errors, np.inf)
-        return [start, (index, True, errors, (self.n_parameters, 1, index))]
+        refinement = (index, True, errors, (self.n_parameters, 1, index))
+        return [refinement] if polynomial else [start, refinement]
 
     def steps(self):
         """The refinement steps of the model fitted on every record whole.
@@ -291,6 +299,23 @@ def _problem(estimator, narx, X):
     scaling = fit_scaling(estimator.rule_base_.metadata, X.shape[1])
     mean, scale = scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
     return SimulationProblem(narx, estimator.rule_base_, mean, scale, estimator.order)
+
+
+def _stable_start(problem, start, X, Y, stretches, horizon):
+    """A polynomial's start: its one-step fit, or on the way to the linear model's if it runs away.
+
+    The linear model of the lagged values alone (least squares on the rows
+    ``X``, ``Y``; the powers' coefficients 0) is where
+    :meth:`~randomts.dynamics.simulation_fit.SimulationProblem.stable_start`
+    retreats to when the one-step fit's runs over the segments of the
+    stretches do not stay finite.
+    """
+    lagged = problem.narx.n_lagged_columns
+    coef, intercept = _least_squares(X[:, :lagged], Y)
+    full = np.zeros((1, Y.shape[1], X.shape[1]))
+    full[0, :, :lagged] = coef
+    linear = problem.consequents(full, intercept[None])
+    return problem.stable_start(start, linear, stretches, horizon=horizon)
 
 
 def _fold_starts(estimator, problem, rows, touched, n_folds):
@@ -422,7 +447,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
     structures : list of NARX
         The lag structures to fit.
     candidates : callable
-        ``() -> list of regressors``: fresh, unfitted candidates.
+        ``narx -> list of regressors``: fresh, unfitted candidates of a structure.
     records : Records
         The records, every one longer than the largest lag.
     settings : Settings
@@ -451,12 +476,12 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
     for narx in structures:
         rows = LaggedRows(narx, records)
         all_rows.append(rows)
-        estimators = candidates()
+        estimators = candidates(narx)
         fitted = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
         held_out, folds = [], []
         if simulation:
             fitted, held_out = split_end(records, settings.validation_fraction, narx.max_lag)
-            if len(structures) * len(estimators) > 1 and n_blocks > 1:
+            if (len(structures) > 1 or len(estimators) > 1) and n_blocks > 1:
                 folds = earlier_blocks(records, fitted, n_blocks, narx.max_lag)
         X, Y = rows.of(fitted)
         if simulation:
@@ -465,7 +490,8 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
             _one_step(estimator, X, Y, settings.n_folds)
             rule_base = getattr(estimator, "rule_base_", None)
             size = np.nan if rule_base is None else rule_base.coef.size + rule_base.intercept.size
-            described = f"lags {narx.y_lags}, {narx.u_lags}: " + (
+            powers = f" and powers {narx.powers}" if narx.powers else ""
+            described = f"lags {narx.y_lags}, {narx.u_lags}{powers}: " + (
                 f"{rule_base.n_rules} rules" if rule_base is not None else type(estimator).__name__
             )
             if not simulation:
@@ -480,6 +506,17 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
                 starts = _fold_starts(estimator, problem, rows, touched, len(folds)) + starts
                 train = [fold for fold, _ in folds] + train
                 held = [block for _, block in folds] + held
+            if narx.powers:
+                starts = [
+                    _stable_start(
+                        problem,
+                        start,
+                        *rows.of(stretches),
+                        records.take(stretches),
+                        settings.horizon,
+                    )
+                    for start, stretches in zip(starts, train, strict=True)
+                ]
             results = problem.refine_many(
                 starts,
                 [records.take(stretches) for stretches in train],
@@ -487,7 +524,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
                 alpha=estimator.alpha_,
                 **refine,
             )
-            whole = [whole_run_error(problem, problem.gamma0, runs, low, high)]
+            whole = [whole_run_error(problem, starts[-1], runs, low, high)]
             moved = results[-1].best_iteration > 0
             whole.append(
                 whole_run_error(problem, results[-1].gamma, runs, low, high) if moved else whole[0]
@@ -509,7 +546,8 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
             )
             if progress is not None:
                 progress(described)
-        if simulation and input_only and narx.u_lags:  # without inputs it would be the mean
+        # without inputs it would be the mean; with powers, the same as without
+        if simulation and input_only and narx.u_lags and not narx.powers:
             fits.append(_input_only_fit(narx, rows, folds + [(fitted, held_out)], held_out))
             if progress is not None:
                 progress(f"lags {narx.y_lags}, {narx.u_lags}: the inputs alone")
@@ -588,10 +626,12 @@ def refit(fit, refined, records, rows, settings):
     _one_step(estimator, rows.X, rows.Y, settings.n_folds)
     problem = _problem(estimator, fit.narx, rows.X)
     gamma = problem.gamma0
+    whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
+    if fit.narx.powers:
+        gamma = _stable_start(problem, gamma, rows.X, rows.Y, records.take(whole), settings.horizon)
     if refined:
-        whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
         gamma = problem.refine(
-            problem.gamma0,
+            gamma,
             records.take(whole),
             [],
             alpha=estimator.alpha_,
@@ -696,7 +736,7 @@ def choose(options):
 def linear_fallback(narx, rows):
     """The linear ARX model of the lagged rows by least squares, as a rule base of one rule.
 
-    One rule of a weighted average fires fully everywhere: its consequent is
+    Of the lagged values, not their powers (``narx.powers``: coefficients 0). One rule of a weighted average fires fully everywhere: its consequent is
     the model, ``Y ~ X A^T + b`` fitted by the fitting engine (the minimum-norm
     least squares of ``[X 1]``).
 
@@ -710,7 +750,9 @@ def linear_fallback(narx, rows):
     >>> rules.coef.round(6).tolist(), rules.input_names
     ([[[0.5]]], ('y(k-1)',))
     """
-    coef, intercept = _least_squares(rows.X, rows.Y)
+    lagged = narx.n_lagged_columns  # not the powers: a linear model
+    coef, intercept = _least_squares(rows.X[:, :lagged], rows.Y)
+    coef = np.hstack([coef, np.zeros((coef.shape[0], rows.X.shape[1] - lagged))])
     return _one_rule(narx, coef, intercept)
 
 
