@@ -62,6 +62,7 @@ CANDIDATES = (
     "1 rule (linear)",
     "{} grown rules",
     "1 rule of the lags and their powers (polynomial)",
+    "1 rule of the lags and their products (polynomial)",
 )
 
 
@@ -71,7 +72,7 @@ def kept_candidate(model):
     if REGIONS_KEY in rules.metadata:
         return CANDIDATES[3].format(rules.n_rules)
     if model.narx_.powers:
-        return CANDIDATES[4]
+        return CANDIDATES[5 if model.narx_.products else 4]
     index = {100: 0, 10: 1, 1: 2}.get(rules.n_rules)
     return "?" if index is None else CANDIDATES[index]
 

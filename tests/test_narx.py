@@ -374,10 +374,13 @@ def test_a_fallback_takes_over_a_run_far_beyond_the_training_ranges():
         narx.free_run(holds, y_init=[8.0], n_steps=2, fallback=climbs)
 
 
+@pytest.mark.parametrize("products", [False, True])
 @pytest.mark.parametrize("target", ["output", "increment"])
-def test_the_linearisation_of_a_structure_with_powers_is_the_derivative_of_its_step(target):
+def test_the_linearisation_of_a_structure_with_powers_is_the_derivative_of_its_step(
+    target, products
+):
     """Powers of the lags folded into A by the chain rule: A s + B v + O is the step's tangent."""
-    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3))
+    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3), products=products)
     rng = np.random.default_rng(0)
     n_features = len(narx.regressor_names)
     rules = RuleBase(
@@ -388,8 +391,21 @@ def test_the_linearisation_of_a_structure_with_powers_is_the_derivative_of_its_s
     )
     lagged = np.array([0.4, -0.3, 0.2])  # y(k-1), y(k-2), u(k-1)
 
+    def monomials(state):  # written out: the columns the names say
+        a, b = state
+        if products:
+            return [a * a, a * b, b * b, a**3, a * a * b, a * b * b, b**3]
+        return [a * a, b * b, a**3, b**3]
+
+    assert narx.regressor_names[3:] == (
+        ("y(k-1)^2", "y(k-1)*y(k-2)", "y(k-2)^2", "y(k-1)^3", "y(k-1)^2*y(k-2)")
+        + ("y(k-1)*y(k-2)^2", "y(k-2)^3")
+        if products
+        else ("y(k-1)^2", "y(k-2)^2", "y(k-1)^3", "y(k-2)^3")
+    )
+
     def step(point):  # y(k) from the lagged values, powers computed
-        row = np.concatenate([point, point[:2] ** 2, point[:2] ** 3])[None]
+        row = np.concatenate([point, monomials(point[:2])])[None]
         return narx.predictor(rules)(row)[0]
 
     A, B, offset = narx.linearize(rules, lagged)
@@ -401,7 +417,10 @@ def test_the_linearisation_of_a_structure_with_powers_is_the_derivative_of_its_s
     np.testing.assert_allclose(np.hstack([A, B]), numeric, atol=1e-7)
     np.testing.assert_allclose(A @ lagged[:2] + B @ lagged[2:] + offset, step(lagged), atol=1e-12)
     # a whole regressor row gives the same; one whose powers are not its lags' is refused
-    whole = np.concatenate([lagged, lagged[:2] ** 2, lagged[:2] ** 3])
+    whole = np.concatenate([lagged, monomials(lagged[:2])])
+    np.testing.assert_allclose(
+        narx.regressors(u=[0.0, 0.2, 0.0], y=[-0.3, 0.4, 0.0])[0][0], whole, rtol=1e-15
+    )
     np.testing.assert_allclose(narx.linearize(rules, whole).A, A, atol=1e-14)
     whole[-1] += 1.0
     with pytest.raises(ValueError, match="must be the powers of its lagged outputs"):
@@ -416,3 +435,8 @@ def test_powers_need_output_lags_and_integers_of_at_least_two():
     with pytest.raises(TypeError, match="distinct ints >= 2"):
         NARX(y_lags=1, powers=2)
     assert "powers=(2, 3)" in repr(NARX(y_lags=1, powers=(3, 2)))
+    with pytest.raises(ValueError, match="products=True without powers"):
+        NARX(y_lags=1, products=True)
+    with pytest.raises(TypeError, match="'products' parameter of NARX must be True or False"):
+        NARX(y_lags=1, powers=(2,), products="yes")
+    assert "products=True" in repr(NARX(y_lags=1, powers=(2,), products=True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 import warnings
 
 import numpy as np
@@ -11,7 +12,8 @@ from randomts import NARXRegressor, RandomTSRegressor, RuleBase
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
 from randomts.dynamics.simulation_fit import SimulationProblem, refine_for_simulation
-from randomts.estimators.narx.selection import CandidateFit, choose
+from randomts.estimators.narx.intervals import residual_scores
+from randomts.estimators.narx.selection import CandidateFit, choose, first_part_model
 from randomts.exceptions import RandomTSWarning
 
 
@@ -25,13 +27,15 @@ def _system(seed, n=900, noise=0.05):
     return u, y, y + noise * rng.normal(size=y.shape)
 
 
-@pytest.mark.parametrize("powers", [(), (2, 3)])
+@pytest.mark.parametrize("powers", [(), (2, 3), "products"])
 @pytest.mark.parametrize("target", ["increment", "output"])
 @pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize, seed):
     u, _, measured = _system(seed, n=200)
-    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers)
+    products = powers == "products"  # every monomial of degree 2 and 3 of the lagged outputs
+    powers = (2, 3) if products else powers
+    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers, products=products)
     X, Y = narx.regressors(u, measured)
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(
@@ -60,11 +64,12 @@ def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize
         assert np.max(np.abs(S[..., index] - difference)) <= 1e-5 * scale_of
 
 
+@pytest.mark.parametrize("products", [False, True])
 @pytest.mark.parametrize("target", ["increment", "output"])
-def test_the_runs_raise_the_lagged_outputs_to_the_powers_of_the_regressors(target):
+def test_the_runs_raise_the_lagged_outputs_to_the_powers_of_the_regressors(target, products):
     """The refinement's runs compute the power columns as the structure's regressors do."""
     u, _, measured = _system(3, n=200)
-    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3))
+    narx = NARX(y_lags=2, u_lags=1, target=target, powers=(2, 3), products=products)
     X, Y = narx.regressors(u, measured)
     rules = RandomTSRegressor(n_rules=4, structure="random", random_state=0).fit(X, Y[:, 0])
     mean, scale = X.mean(axis=0), X.std(axis=0)
@@ -78,6 +83,29 @@ def test_the_runs_raise_the_lagged_outputs_to_the_powers_of_the_regressors(targe
     assert np.all(np.isfinite(outputs))
     # two evaluations of one model in other units: rounding, grown over ten steps of feedback
     np.testing.assert_allclose(outputs, expected[:, 2:], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("products", [False, True])
+def test_the_compiled_runs_of_a_refined_model_calibrate_its_intervals_as_its_steps_do(products):
+    """The held-out free runs of the intervals: compiled, and step by step through ``predict``."""
+    u, _, measured = _system(4, n=300)
+    narx = NARX(y_lags=2, u_lags=1, target="increment", powers=(2, 3), products=products)
+    X, Y = narx.regressors(u[:200], measured[:200])
+    rules = RandomTSRegressor(n_rules=4, structure="random", random_state=0).fit(X, Y[:, 0])
+    problem = SimulationProblem(narx, rules.rule_base_, X.mean(axis=0), X.std(axis=0), 1)
+    refined = problem.rules(problem.gamma0)  # the rule base, as a fit without a run
+    refinement = types.SimpleNamespace(gamma=problem.gamma0)  # what the model reads of one
+    compiled = first_part_model(
+        CandidateFit(None, narx, [], np.zeros(1), 0, problem, refinement), refined=True
+    )
+    assert callable(compiled.run)
+    held_out = read_records(u[200:], measured[200:])
+    one_step, free = residual_scores(narx, compiled, held_out)
+    one_step_rules, free_rules = residual_scores(narx, refined, held_out)
+    assert np.all(np.isfinite(free)) and free.shape == free_rules.shape
+    # one model in two units and two loops: rounding, grown along 48 steps of feedback
+    np.testing.assert_allclose(one_step, one_step_rules, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(free, free_rules, rtol=1e-9, atol=1e-12)
 
 
 def test_gamma_round_trips_through_the_standardised_parameters():
@@ -427,7 +455,7 @@ def test_a_refinement_is_kept_only_where_it_beats_its_start_beyond_the_noise():
     assert [option[1] for option in fit.options(0)] == [False]
 
 
-@pytest.mark.parametrize("powers", [(), (2, 3)])
+@pytest.mark.parametrize("powers", [(), (2, 3), "products"])
 @pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("order", [0, 1])
 @pytest.mark.parametrize("target", ["increment", "output"])
@@ -437,7 +465,15 @@ def test_the_compiled_steps_are_the_numpy_steps(powers, normalize, order, target
     from randomts.dynamics import _steps, simulation_fit
 
     rng = np.random.default_rng(7)
-    narx = NARX(y_lags=(1, 3), u_lags=(0, 2), output_names=("a", "b"), target=target, powers=powers)
+    products = powers == "products"
+    narx = NARX(
+        y_lags=(1, 3),
+        u_lags=(0, 2),
+        output_names=("a", "b"),
+        target=target,
+        powers=(2, 3) if products else powers,
+        products=products,
+    )
     n_features = len(narx.regressor_names)
     # the power columns standardised as the data's would be: of the order of 1
     scale = np.ones(n_features)

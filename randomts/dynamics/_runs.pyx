@@ -36,6 +36,23 @@ cdef inline double _slope(
     return total
 
 
+cdef inline double _power(
+    const double[:, ::1] table,
+    const Py_ssize_t[:, ::1] sources,
+    const Py_ssize_t[:, ::1] exponents,
+    Py_ssize_t t,
+    Py_ssize_t skip,
+) noexcept nogil:
+    """Power column ``t``: its factors' powers (``table``) multiplied in order, but factor ``skip``."""
+    cdef double x = 1.0
+    cdef Py_ssize_t b
+    for b in range(sources.shape[1]):
+        if b == skip or exponents[t, b] == 0:
+            continue
+        x = x * table[sources[t, b], exponents[t, b]]
+    return x
+
+
 def run_steps(
     double[:, :, ::1] Y,
     const double[:, :, ::1] Zu,
@@ -46,8 +63,8 @@ def run_steps(
     const Py_ssize_t[::1] state_lags,
     const Py_ssize_t[::1] state_outputs,
     const Py_ssize_t[::1] previous,
-    const Py_ssize_t[::1] power_sources,
-    const Py_ssize_t[::1] power_exponents,
+    const Py_ssize_t[:, ::1] power_sources,
+    const Py_ssize_t[:, ::1] power_exponents,
     const double[::1] power_mean,
     const double[::1] power_scale,
     const double[:, :, ::1] gammas,
@@ -64,6 +81,7 @@ def run_steps(
     double[::1] f,
     double[:, ::1] J,
     double[:, ::1] rule_outputs,
+    double[:, ::1] table,
 ):
     """Run every segment of ``Y`` ``horizon`` steps from its first ``lag`` outputs, in place.
 
@@ -74,14 +92,17 @@ def run_steps(
     at ``state_lags``, standardised by ``mean`` and ``scale`` (n_state,).
     ``previous`` (m or 0): the state column of every output's ``y(k-1)``,
     added back to the model's increment. The last ``n_powers`` regressor
-    columns, after the inputs, are state columns ``power_sources`` raised to
-    ``power_exponents``, standardised by ``power_mean`` and ``power_scale``.
+    columns, after the inputs, are products over their factors of state
+    columns ``power_sources`` raised to ``power_exponents`` (n_powers,
+    n_factors; exponent 0 for a factor unused), standardised by
+    ``power_mean`` and ``power_scale``.
     ``gammas`` (g, q, m), ``owner`` (n,):
     the consequents of every segment. With ``sensitivities``, ``S`` (n, lag +
     horizon, m, q m) receives the derivatives of every output with respect to
-    the segment's consequents (its first ``lag`` steps zero). The last six
+    the segment's consequents (its first ``lag`` steps zero). The last seven
     arguments are scratch: ``z`` (n_features + 1), ``log_w`` (rules), ``K``
-    (q), ``f`` (m), ``J`` (m, n_state), ``rule_outputs`` (rules, m).
+    (q), ``f`` (m), ``J`` (m, n_state), ``rule_outputs`` (rules, m),
+    ``table`` (n_state, the largest exponent + 1: every state column's powers).
     """
     cdef Py_ssize_t n = Y.shape[0], m = Y.shape[2]
     cdef Py_ssize_t n_rules = centers.shape[0], n_features = centers.shape[1]
@@ -90,7 +111,8 @@ def run_steps(
     cdef Py_ssize_t q = gammas.shape[1], p = n_features + 1 if order == 1 else 1
     cdef Py_ssize_t n_params = q * m
     cdef bint increments = previous.shape[0] > 0
-    cdef Py_ssize_t i, k, step, r, j, o, c, g, a, base, t
+    cdef Py_ssize_t n_factors = power_sources.shape[1]
+    cdef Py_ssize_t i, k, step, r, j, o, c, g, a, base, t, e, b
     cdef double top, total, value, difference, weight, out, x
     with nogil:
         for i in range(n):
@@ -101,9 +123,13 @@ def run_steps(
                     z[j] = (Y[i, k - state_lags[j], state_outputs[j]] - mean[j]) / scale[j]
                 for j in range(nu):
                     z[ns + j] = Zu[i, step, j]
+                if n_powers:
+                    for j in range(ns):
+                        x = Y[i, k - state_lags[j], state_outputs[j]]
+                        for e in range(table.shape[1]):
+                            table[j, e] = pow(x, <double>e)
                 for t in range(n_powers):
-                    j = power_sources[t]
-                    x = pow(Y[i, k - state_lags[j], state_outputs[j]], <double>power_exponents[t])
+                    x = _power(table, power_sources, power_exponents, t, -1)
                     z[ns + nu + t] = (x - power_mean[t]) / power_scale[t]
                 z[n_features] = 1.0
                 top = -INFINITY
@@ -164,21 +190,29 @@ def run_steps(
                         total = _slope(j, o, g, z, centers, inverse_variances, gammas, log_w,
                                        rule_outputs, p, order == 1)
                         J[o, j] = total / scale[j]
-                    # a power column's derivative, through d z / d x of its state column
+                    # a power column's derivative, through d z / d x of its factors' state columns
                     for t in range(n_powers):
                         total = _slope(ns + nu + t, o, g, z, centers, inverse_variances, gammas,
                                        log_w, rule_outputs, p, order == 1)
-                        c = power_sources[t]
-                        x = Y[i, k - state_lags[c], state_outputs[c]]
-                        J[o, c] += total * (
-                            power_exponents[t] * pow(x, <double>(power_exponents[t] - 1))
-                        ) / power_scale[t]
+                        for b in range(n_factors):
+                            e = power_exponents[t, b]
+                            if e == 0:
+                                continue
+                            c = power_sources[t, b]
+                            x = e * table[c, e - 1] * _power(
+                                table, power_sources, power_exponents, t, b)
+                            J[o, c] += total * x / power_scale[t]
                 for o in range(m):
+                    # sum_j J[o, j] S(state column j), state column by state column: the same
+                    # sums in the same order, along contiguous rows
                     for a in range(n_params):
-                        total = 0.0
-                        for j in range(ns):
-                            total = total + J[o, j] * S[i, k - state_lags[j], state_outputs[j], a]
-                        S[i, k, o, a] = total
+                        S[i, k, o, a] = 0.0
+                    for j in range(ns):
+                        value = J[o, j]
+                        c = k - state_lags[j]
+                        r = state_outputs[j]
+                        for a in range(n_params):
+                            S[i, k, o, a] = S[i, k, o, a] + value * S[i, c, r, a]
                     for c in range(q):
                         S[i, k, o, o * q + c] += K[c]
                     if increments:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from randomts.dynamics.polynomial import power_slopes, power_values
+
 __all__ = ["run_steps"]
 
 
@@ -47,9 +49,9 @@ def run_steps(
     --------
     >>> import numpy as np
     >>> Y = np.ones((1, 3, 1))  # y(k) = 0.5 y(k-1): one rule of a weighted average
-    >>> none = np.array([], dtype=int)
+    >>> none, no_powers = np.array([], dtype=int), np.zeros((0, 1), dtype=int)
     >>> run_steps(Y, np.empty((1, 2, 0)), np.zeros((1, 1)), np.ones((1, 1)), np.zeros(1),
-    ...           np.ones(1), np.array([1]), np.array([0]), none, none, none, np.empty(0),
+    ...           np.ones(1), np.array([1]), np.array([0]), none, no_powers, no_powers, np.empty(0),
     ...           np.empty(0), np.array([[[0.5], [0.0]]]), np.array([0]), 1, 2, True, 1, None, False)
     >>> Y.ravel().tolist()
     [1.0, 0.5, 0.25]
@@ -57,7 +59,7 @@ def run_steps(
     n_segments, _, n_outputs = Y.shape
     n_rules, n_features = centers.shape
     ns = state_lags.size
-    n_powers = power_sources.size
+    n_powers = power_sources.shape[0]
     nu = n_features - ns - n_powers
     q = gammas.shape[1]
     rows_gamma = gammas[owner]  # (n, q, m)
@@ -71,9 +73,8 @@ def run_steps(
             xs = Y[:, k - state_lags, state_outputs]  # (n, n_state)
             Z[:, :ns] = (xs - mean) / scale
             Z[:, ns : ns + nu] = Zu[:, step]
-            Z[:, ns + nu : n_features] = (xs[:, power_sources] ** power_exponents - power_mean) / (
-                power_scale
-            )
+            powers = power_values(xs, power_sources, power_exponents)
+            Z[:, ns + nu : n_features] = (powers - power_mean) / power_scale
             difference = Z[:, None, :n_features] - centers[None]  # (n, rules, features)
             log_w = -0.5 * np.einsum("nrd,rd->nr", difference * difference, inverse_variances)
             if normalize:
@@ -105,11 +106,14 @@ def run_steps(
                 J += np.einsum("nr,nrdm->nmd", w, blocks[:, :, fed, :])
             J, J_powers = J[:, :, :ns] / scale, J[:, :, ns:]
             if n_powers:
-                chain = (
-                    power_exponents * xs[:, power_sources] ** (power_exponents - 1) / power_scale
-                )
-                for column, source in enumerate(power_sources):
-                    J[:, :, source] += J_powers[:, :, column] * chain[:, column, None]
+                chain = power_slopes(xs, power_sources, power_exponents)  # (n, powers, factors)
+                for column in range(n_powers):
+                    for factor in range(power_sources.shape[1]):
+                        if power_exponents[column, factor]:
+                            J[:, :, power_sources[column, factor]] += (
+                                J_powers[:, :, column]
+                                * (chain[:, column, factor] / power_scale[column])[:, None]
+                            )
             dX = S[:, k - state_lags, state_outputs]  # (n, n_state, params)
             dY = np.matmul(J, dX)
             for m in range(n_outputs):

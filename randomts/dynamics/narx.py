@@ -50,11 +50,19 @@ from randomts._validation import check_int, check_matrix, check_option
 from randomts.core.inference import inference_constants, predict
 from randomts.core.ranges import EXTRAPOLATION_MARGIN, beyond_range, span_distance
 from randomts.dynamics.linearization import linearize
+from randomts.dynamics.polynomial import factor_table, monomials, power_slopes, power_values
 from randomts.dynamics.records import check_steps, read_records
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags", "check_powers"]
+__all__ = [
+    "FALLBACK_SPAN",
+    "NARX",
+    "TARGETS",
+    "SimulatedOutputs",
+    "check_lags",
+    "check_powers",
+]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
@@ -240,9 +248,14 @@ class NARX:
         Powers of the lagged outputs added as regressors after the inputs,
         each ``>= 2``: with ``(2, 3)``, ``y(k-1)^2, y(k-2)^2, ...`` then
         ``y(k-1)^3, ...``. A model linear in its regressors is then a
-        polynomial NARX model in the lagged outputs (without cross
-        products), e.g. the cubic spring of a Duffing oscillator, which
-        it also follows beyond the data.
+        polynomial NARX model in the lagged outputs, e.g. the cubic spring
+        of a Duffing oscillator, which it also follows beyond the data.
+    products : bool, default=False
+        With ``powers``, every product of that many lagged outputs (every
+        monomial of that degree) instead of the powers of each alone:
+        ``(2,)`` then gives ``y(k-1)^2, y(k-1)*y(k-2), ..., y(k-n)^2``. The
+        number of columns grows as the binomial coefficient
+        ``C(n_state + p - 1, p)`` for the degree ``p``.
 
     Attributes
     ----------
@@ -252,7 +265,7 @@ class NARX:
     regressor_names : tuple of str
         Names of the columns of ``X``: every output's lags, then every
         input's, e.g. ``("y(k-1)", "y(k-2)", "u(k-1)")``, then the powers,
-        e.g. ``"y(k-1)^3"``.
+        e.g. ``"y(k-1)^3"`` (products: ``"y(k-1)^2*y(k-2)"``).
     target_names : tuple of str
         Names of the columns of ``Y``, e.g. ``("y(k)",)``, or
         ``("y(k)-y(k-1)",)`` for increments.
@@ -278,6 +291,8 @@ class NARX:
     >>> cubic.regressors(u=[10.0, 11.0, 12.0], y=[1.0, 2.0, 3.0])[0]
     array([[ 1., 10.,  1.],
            [ 2., 11.,  8.]])
+    >>> NARX(y_lags=2, powers=(2,), products=True).regressor_names
+    ('y(k-1)', 'y(k-2)', 'y(k-1)^2', 'y(k-1)*y(k-2)', 'y(k-2)^2')
     """
 
     def __init__(
@@ -289,6 +304,7 @@ class NARX:
         input_names="u",
         target="output",
         powers=(),
+        products=False,
     ):
         self.y_lags = check_lags(y_lags, "y_lags", minimum=1)
         self.u_lags = check_lags(u_lags, "u_lags", minimum=0)
@@ -305,16 +321,27 @@ class NARX:
                 f"The 'powers' parameter of NARX raises lagged outputs to powers; got "
                 f"powers={self.powers} without output lags."
             )
+        if not isinstance(products, (bool, np.bool_)):
+            raise TypeError(
+                f"The 'products' parameter of NARX must be True or False. Got {products!r} instead."
+            )
+        if products and not self.powers:
+            raise ValueError(
+                "The 'products' parameter of NARX multiplies lagged outputs to the degrees in "
+                "'powers'; got products=True without powers."
+            )
+        self.products = bool(products)
         lagged = tuple(
             f"{name}(k-{lag})" if lag else f"{name}(k)"
             for names, lags in ((self.output_names, self.y_lags), (self.input_names, self.u_lags))
             for name in names
             for lag in lags
         )
-        # the state columns raised to every power: every output's every lag
-        self._power_sources = tuple(range(self.n_state_columns)) if self.powers else ()
+        self._terms = monomials(self.n_state_columns, self.powers, self.products)
+        self._power_columns = factor_table(self._terms)
         self.regressor_names = lagged + tuple(
-            f"{lagged[column]}^{power}" for power in self.powers for column in self._power_sources
+            "*".join(f"{lagged[column]}^{e}" if e > 1 else lagged[column] for column, e in term)
+            for term in self._terms
         )
         self.target = check_option(target, "target", TARGETS, owner="NARX")
         if self.target == "increment" and 1 not in self.y_lags:
@@ -345,22 +372,27 @@ class NARX:
     @property
     def n_lagged_columns(self) -> int:
         """Number of regressor columns that are lagged values (before the powers)."""
-        return len(self.regressor_names) - len(self.powers) * len(self._power_sources)
+        return len(self.regressor_names) - len(self._terms)
 
     @property
     def power_columns(self):
-        """``(sources, exponents)`` of the power columns, in order: the state column raised, and to what.
+        """``(sources, exponents)`` of the power columns, in order, each of shape (n_powers, n_factors).
+
+        A power column is the product over its factors ``f`` of state column
+        ``sources[:, f]`` raised to ``exponents[:, f]``; a column of fewer
+        factors than the widest has exponent 0 (and source 0) in the rest.
 
         Examples
         --------
         >>> sources, exponents = NARX(y_lags=2, powers=(2, 3)).power_columns
         >>> sources.tolist(), exponents.tolist()
-        ([0, 1, 0, 1], [2, 2, 3, 3])
+        ([[0], [1], [0], [1]], [[2], [2], [3], [3]])
+        >>> sources, exponents = NARX(y_lags=2, powers=(2,), products=True).power_columns
+        >>> sources.tolist(), exponents.tolist()  # y1^2, y1 y2, y2^2
+        ([[0, 0], [0, 1], [1, 0]], [[2, 0], [1, 1], [2, 0]])
         """
-        state = np.array(self._power_sources, dtype=np.intp)
-        sources = np.tile(state, len(self.powers))
-        exponents = np.repeat(np.array(self.powers, dtype=np.intp), state.size)
-        return sources, exponents
+        sources, exponents = self._power_columns
+        return sources.copy(), exponents.copy()
 
     @property
     def previous_output_columns(self):
@@ -371,6 +403,7 @@ class NARX:
 
     def __repr__(self) -> str:
         powers = f", powers={self.powers}" if self.powers else ""
+        powers += ", products=True" if self.products else ""
         return (
             f"NARX(y_lags={self.y_lags}, u_lags={self.u_lags}, output_names={self.output_names}, "
             f"input_names={self.input_names}, target={self.target!r}{powers})"
@@ -453,7 +486,10 @@ class NARX:
                 for p in range(self.n_inputs)
                 for lag in self.u_lags
             ]
-        blocks += [blocks[j] ** power for power in self.powers for j in self._power_sources]
+        if self._terms:
+            state = np.stack(blocks[: self.n_state_columns], axis=2)
+            powers = power_values(state, *self._power_columns)
+            blocks += [powers[..., column] for column in range(powers.shape[-1])]
         return np.stack(blocks, axis=2)
 
     def predictor(self, model):
@@ -965,7 +1001,7 @@ class NARX:
         split = self.n_state_columns
         state = point[..., :split]
         sources, exponents = self.power_columns
-        powers = state[..., sources] ** exponents
+        powers = power_values(state, sources, exponents)
         if point.shape[-1] > lagged and not np.allclose(point[..., lagged:], powers):
             raise ValueError(
                 f"The regressor's power columns {self.regressor_names[lagged:]} must be the "
@@ -975,13 +1011,17 @@ class NARX:
         rest = np.concatenate([point[..., split:lagged], powers], axis=-1)
         local = linearize(model, state, rest if rest.shape[-1] else None)
         A, B, offset = local
-        if self.powers:  # w = s^e ~ e s0^(e-1) s + (1 - e) s0^e
+        if self.powers:  # w(s) ~ w(s0) + sum_f dw/ds_f (s_f - s0_f)
             B, slopes = B[..., : lagged - split], B[..., lagged - split :]
             A = A.copy()
-            for column, (source, exponent) in enumerate(zip(sources, exponents, strict=True)):
-                s0 = state[..., source]
-                A[..., source] += slopes[..., column] * (exponent * s0 ** (exponent - 1))[..., None]
-                offset = offset + slopes[..., column] * ((1 - exponent) * s0**exponent)[..., None]
+            chain = power_slopes(state, sources, exponents)
+            for column in range(sources.shape[0]):
+                constant = powers[..., column]
+                for factor in range(sources.shape[1]):
+                    source, d = sources[column, factor], chain[..., column, factor]
+                    A[..., source] += slopes[..., column] * d[..., None]
+                    constant = constant - d * state[..., source]
+                offset = offset + slopes[..., column] * constant[..., None]
             local = local._replace(A=A, B=B, O=offset)
         if self.target == "increment":
             A = local.A.copy()

@@ -332,6 +332,7 @@ class SimulationProblem:
             np.empty(n_outputs),
             np.empty((n_outputs, max(ns, 1))),
             np.empty((n_rules, n_outputs)),
+            np.empty((max(ns, 1), int(self.power_exponents.max(initial=0)) + 1)),
         )
         return Y[:, lag:], (S[:, lag:] if sensitivities else None)
 

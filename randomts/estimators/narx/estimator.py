@@ -90,10 +90,14 @@ _GROWN = {
     "lock_range": False,
 }
 # The polynomial candidate: the linear model (one rule) of the lagged values and of the squares
-# and cubes of the lagged outputs (a polynomial NARX model without cross products), fitted and
-# refined for the free run as the others are. Odd and even terms: a cubic spring, a quadratic
-# drag or flow.
+# and cubes of the lagged outputs (a polynomial NARX model), fitted and refined for the free run
+# as the others are. Odd and even terms: a cubic spring, a quadratic drag or flow ...
 _POWERS = (2, 3)
+# ... with every product of its lagged outputs (every monomial of degree 2 and 3: a Duffing
+# oscillator's discretised spring couples its lags) where the lagged rows number at least this
+# many times its coefficients, the powers of each lagged output alone otherwise (a short
+# record cannot pin down the products' many coefficients for a free run)
+_ROWS_PER_COEFFICIENT = 100
 
 
 def _is_arx(estimator):
@@ -209,8 +213,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         least squares, not refined: the
         linear model of the lagged inputs alone (a FIR model), whose free
         run cannot diverge. Last, a polynomial model: a single rule on the
-        lags and the squares and cubes of the lagged outputs
-        (:class:`~randomts.dynamics.narx.NARX`'s ``powers``), refined from its
+        lags and the products of degree 2 and 3 of the lagged outputs
+        (:class:`~randomts.dynamics.narx.NARX`'s ``powers=(2, 3)`` with
+        ``products=True``) where the lagged rows number at least 100 per
+        coefficient, else their squares and cubes alone, refined from its
         one-step fit (or, where that runs away, from the nearest start on
         the way to the linear model that does not) and an option only
         refined: a cubic spring or a quadratic drag, which it also follows
@@ -414,8 +420,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.progress = progress
 
     # ------------------------------------------------------------------ checks
-    def _structures(self, n_inputs, n_outputs):
+    def _structures(self, records):
         """The NARX structures to fit: that of the lags given, or those ``"auto"`` chooses from."""
+        n_inputs, n_outputs = records.n_inputs, records.n_outputs
         automatic = [lags == "auto" for lags in (self.y_lags, self.u_lags)]
         if automatic[0] and automatic[1]:
             pairs = [(n, n) for n in LAG_CHOICES]
@@ -426,16 +433,22 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         else:
             pairs = [(self.y_lags, self.u_lags)]
         # with the default estimators fitted for simulation, every lag structure's twin with
-        # the squares and cubes of its lagged outputs (the polynomial candidate's)
+        # the products (or powers) of its lagged outputs (the polynomial candidate's)
         twins = self.estimator is None and self.focus == "simulation"
         structures = {}
         for y_lags, u_lags in pairs:
             for powers in (), _POWERS if twins else ():
                 narx = self._structure(n_inputs, n_outputs, y_lags, u_lags, powers)
-                structures.setdefault((narx.y_lags, narx.u_lags, narx.powers), narx)
+                if powers:
+                    products = self._structure(n_inputs, n_outputs, y_lags, u_lags, powers, True)
+                    rows = sum(Y.shape[0] - products.max_lag for _, Y in records)
+                    coefficients = (len(products.regressor_names) + 1) * n_outputs
+                    if rows >= _ROWS_PER_COEFFICIENT * coefficients:
+                        narx = products
+                structures.setdefault((narx.y_lags, narx.u_lags, narx.powers, narx.products), narx)
         return list(structures.values())
 
-    def _structure(self, n_inputs, n_outputs, y_lags, u_lags, powers=()):
+    def _structure(self, n_inputs, n_outputs, y_lags, u_lags, powers=(), products=False):
         """The NARX structure of these lags, for data of these sizes."""
         y_lags = check_lags(y_lags, "y_lags", minimum=1, owner=_OWNER)
         u_lags = check_lags(u_lags, "u_lags", minimum=0, owner=_OWNER) if n_inputs else ()
@@ -461,6 +474,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             input_names=input_names,
             target=target,
             powers=powers,
+            products=products,
         )
 
     def _settings(self, structures):
@@ -585,7 +599,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self : NARXRegressor
         """
         records = self._read(u, y, fitted=False)
-        structures = self._structures(records.n_inputs, records.n_outputs)
+        structures = self._structures(records)
         settings = self._settings(structures)
         check_option(self.extrapolation, "extrapolation", EXTRAPOLATION, owner=_OWNER)
         for narx in structures:
@@ -1040,6 +1054,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                     "input_names": list(self.narx_.input_names),
                     "target": self.narx_.target,
                     "powers": list(self.narx_.powers),
+                    "products": self.narx_.products,
                     "target_ndim": int(self._y_ndim),
                     "fallback": None
                     if getattr(self, "fallback_", None) is None
@@ -1071,6 +1086,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
                 input_names=record["input_names"] or "u",
                 target=record["target"],
                 powers=tuple(record.get("powers", ())),
+                products=record.get("products", False),
             )
             y_ndim = int(record["target_ndim"])
         except (KeyError, TypeError) as exc:

@@ -33,7 +33,9 @@ def residual_scores(narx, model, records):
     narx : NARX
         The lag structure.
     model : fitted estimator or RuleBase
-        The model of the lagged rows.
+        The model of the lagged rows. One with a method ``run(Y0, U,
+        n_steps)`` (the outputs of :meth:`NARX.run
+        <randomts.dynamics.narx.NARX.run>`) runs the free runs itself.
     records : Records
         Records the model was not fitted on, each longer than ``max_lag``.
 
@@ -65,7 +67,10 @@ def residual_scores(narx, model, records):
         starts = np.unique(np.linspace(0, Y.shape[0] - lag - horizon, FREE_RUN_STARTS).astype(int))
         windows = np.stack([Y[s : s + lag] for s in starts])
         inputs = None if U is None else np.stack([U[s : s + lag + horizon] for s in starts])
-        outputs = narx.run(predict, windows, inputs, horizon)[0]
+        if callable(getattr(model, "run", None)):
+            outputs = model.run(windows, inputs, horizon)
+        else:
+            outputs = narx.run(predict, windows, inputs, horizon)[0]
         truth = np.stack([Y[s + lag : s + lag + horizon] for s in starts])
         residual = np.abs(outputs[:, lag:] - truth)
         free.append(np.where(np.isfinite(residual), residual, np.inf))

@@ -490,7 +490,8 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
             _one_step(estimator, X, Y, settings.n_folds)
             rule_base = getattr(estimator, "rule_base_", None)
             size = np.nan if rule_base is None else rule_base.coef.size + rule_base.intercept.size
-            powers = f" and powers {narx.powers}" if narx.powers else ""
+            kind = "products" if narx.products else "powers"
+            powers = f" and {kind} {narx.powers}" if narx.powers else ""
             described = f"lags {narx.y_lags}, {narx.u_lags}{powers}: " + (
                 f"{rule_base.n_rules} rules" if rule_base is not None else type(estimator).__name__
             )
@@ -670,13 +671,22 @@ class _Linear:
 
 
 class _Refined:
-    """``predict(X)`` of a problem's rules with consequents ``gamma``, in the data's units."""
+    """``predict(X)`` of a problem's rules with consequents ``gamma``, in the data's units.
+
+    ``run(Y0, U, n_steps)``: their free runs, compiled (:meth:`NARX.run
+    <randomts.dynamics.narx.NARX.run>`'s outputs, to rounding).
+    """
 
     def __init__(self, problem, gamma):
         self.problem, self.gamma = problem, gamma
 
     def predict(self, X):
         return self.problem.design(X) @ self.gamma
+
+    def run(self, Y0, U, n_steps):
+        Y = np.concatenate([Y0, np.zeros((Y0.shape[0], n_steps, Y0.shape[2]))], axis=1)
+        outputs, _ = self.problem.run(self.gamma, Y, U, n_steps, False)
+        return np.concatenate([Y0, outputs], axis=1)
 
 
 def choose(options):
