@@ -55,14 +55,7 @@ from randomts.dynamics.records import check_steps, read_records
 from randomts.exceptions import DivergenceWarning, ExtrapolationWarning
 from randomts.fuzzy.rulebase import as_rule_base
 
-__all__ = [
-    "FALLBACK_SPAN",
-    "NARX",
-    "TARGETS",
-    "SimulatedOutputs",
-    "check_lags",
-    "check_powers",
-]
+__all__ = ["FALLBACK_SPAN", "NARX", "TARGETS", "SimulatedOutputs", "check_lags", "check_powers"]
 
 #: What a NARX model predicts: the outputs ``y(k)`` or their increments ``y(k) - y(k-1)``.
 TARGETS = ("output", "increment")
