@@ -103,7 +103,7 @@ def test_the_compiled_runs_of_a_refined_model_calibrate_its_intervals_as_its_ste
     one_step, free = residual_scores(narx, compiled, held_out)
     one_step_rules, free_rules = residual_scores(narx, refined, held_out)
     assert np.all(np.isfinite(free)) and free.shape == free_rules.shape
-    # one model in two units and two loops: rounding, grown along 48 steps of feedback
+    # one model in two units and two loops: rounding, grown along 49 steps of feedback
     np.testing.assert_allclose(one_step, one_step_rules, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(free, free_rules, rtol=1e-9, atol=1e-12)
 
