@@ -126,7 +126,9 @@ def run_steps(
                 if n_powers:
                     for j in range(ns):
                         x = Y[i, k - state_lags[j], state_outputs[j]]
-                        for e in range(table.shape[1]):
+                        table[j, 0] = 1.0  # pow(x, 0) and pow(x, 1), exactly
+                        table[j, 1] = x
+                        for e in range(2, table.shape[1]):
                             table[j, e] = pow(x, <double>e)
                 for t in range(n_powers):
                     x = _power(table, power_sources, power_exponents, t, -1)
