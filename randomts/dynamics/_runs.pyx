@@ -97,9 +97,11 @@ def run_steps(
     n_factors; exponent 0 for a factor unused), standardised by
     ``power_mean`` and ``power_scale``.
     ``gammas`` (g, q, m), ``owner`` (n,):
-    the consequents of every segment. With ``sensitivities``, ``S`` (n, lag +
-    horizon, m, q m) receives the derivatives of every output with respect to
-    the segment's consequents (its first ``lag`` steps zero). The last seven
+    the consequents of every segment. With ``sensitivities``, ``S`` (n,
+    horizon, m, q m) receives the derivatives of every output of the run's
+    steps with respect to the segment's consequents (those of the first
+    ``lag`` outputs, measured, are zero and not stored: their terms are
+    left out of the sums, which adds the same numbers). The last seven
     arguments are scratch: ``z`` (n_features + 1), ``log_w`` (rules), ``K``
     (q), ``f`` (m), ``J`` (m, n_state), ``rule_outputs`` (rules, m),
     ``table`` (n_state, the largest exponent + 1: every state column's powers).
@@ -206,18 +208,23 @@ def run_steps(
                             J[o, c] += total * x / power_scale[t]
                 for o in range(m):
                     # sum_j J[o, j] S(state column j), state column by state column: the same
-                    # sums in the same order, along contiguous rows
+                    # sums in the same order, along contiguous rows; a column of the measured
+                    # first outputs has no sensitivity (its term would add zeros)
                     for a in range(n_params):
-                        S[i, k, o, a] = 0.0
+                        S[i, step, o, a] = 0.0
                     for j in range(ns):
+                        c = step - state_lags[j]
+                        if c < 0:
+                            continue
                         value = J[o, j]
-                        c = k - state_lags[j]
                         r = state_outputs[j]
                         for a in range(n_params):
-                            S[i, k, o, a] = S[i, k, o, a] + value * S[i, c, r, a]
+                            S[i, step, o, a] = S[i, step, o, a] + value * S[i, c, r, a]
                     for c in range(q):
-                        S[i, k, o, o * q + c] += K[c]
+                        S[i, step, o, o * q + c] += K[c]
                     if increments:
                         j = previous[o]
-                        for a in range(n_params):
-                            S[i, k, o, a] += S[i, k - state_lags[j], state_outputs[j], a]
+                        c = step - state_lags[j]
+                        if c >= 0:
+                            for a in range(n_params):
+                                S[i, step, o, a] += S[i, c, state_outputs[j], a]

@@ -67,6 +67,8 @@ def run_steps(
     blocks = rows_gamma.reshape(n_segments, n_rules, p, n_outputs)
     Z = np.empty((n_segments, n_features + 1))
     Z[:, n_features] = 1.0
+    if sensitivities:  # the first lag outputs, measured, have none: zero rows before the run's
+        padded = np.zeros((n_segments, lag + horizon, *S.shape[2:]))
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
         for k in range(lag, lag + horizon):
             step = k - lag
@@ -114,10 +116,12 @@ def run_steps(
                                 J_powers[:, :, column]
                                 * (chain[:, column, factor] / power_scale[column])[:, None]
                             )
-            dX = S[:, k - state_lags, state_outputs]  # (n, n_state, params)
+            dX = padded[:, k - state_lags, state_outputs]  # (n, n_state, params)
             dY = np.matmul(J, dX)
             for m in range(n_outputs):
                 dY[:, m, m * q : (m + 1) * q] += K
             if previous.size:
                 dY += dX[:, previous]
-            S[:, k] = dY
+            padded[:, k] = dY
+    if sensitivities:
+        S[...] = padded[:, lag:]

@@ -301,7 +301,7 @@ class SimulationProblem:
             Zu = np.empty((n_segments, horizon, 0))
         ns = self.n_state
         if sensitivities:
-            S = np.zeros((n_segments, lag + horizon, n_outputs, q * n_outputs))
+            S = np.empty((n_segments, horizon, n_outputs, q * n_outputs))
         else:
             S = np.empty((1, 1, 1, 1))
         run_steps(
@@ -334,7 +334,7 @@ class SimulationProblem:
             np.empty((n_rules, n_outputs)),
             np.empty((max(ns, 1), int(self.power_exponents.max(initial=0)) + 1)),
         )
-        return Y[:, lag:], (S[:, lag:] if sensitivities else None)
+        return Y[:, lag:], (S if sensitivities else None)
 
     def consequents(self, coef, intercept):
         """``gamma`` of consequents given in the data's units, those of ``rule_base``'s layout.
