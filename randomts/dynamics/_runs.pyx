@@ -101,7 +101,8 @@ def run_steps(
     horizon, m, q m) receives the derivatives of every output of the run's
     steps with respect to the segment's consequents (those of the first
     ``lag`` outputs, measured, are zero and not stored: their terms are
-    left out of the sums, which adds the same numbers). The last seven
+    left out of the sums, which for finite derivatives leaves the same
+    numbers). The last seven
     arguments are scratch: ``z`` (n_features + 1), ``log_w`` (rules), ``K``
     (q), ``f`` (m), ``J`` (m, n_state), ``rule_outputs`` (rules, m),
     ``table`` (n_state, the largest exponent + 1: every state column's powers).
