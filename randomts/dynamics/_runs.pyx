@@ -114,6 +114,7 @@ def run_steps(
     cdef Py_ssize_t q = gammas.shape[1], p = n_features + 1 if order == 1 else 1
     cdef Py_ssize_t n_params = q * m
     cdef bint increments = previous.shape[0] > 0
+    cdef bint one_rule = normalize and n_rules == 1
     cdef Py_ssize_t n_factors = power_sources.shape[1]
     cdef Py_ssize_t i, k, step, r, j, o, c, g, a, base, t, e, b
     cdef double top, total, value, difference, weight, out, x
@@ -137,27 +138,32 @@ def run_steps(
                     x = _power(table, power_sources, power_exponents, t, -1)
                     z[ns + nu + t] = (x - power_mean[t]) / power_scale[t]
                 z[n_features] = 1.0
-                top = -INFINITY
-                for r in range(n_rules):
-                    total = 0.0
-                    for j in range(n_features):
-                        difference = z[j] - centers[r, j]
-                        total -= 0.5 * difference * difference * inverse_variances[r, j]
-                    log_w[r] = total
-                    if total > top:
-                        top = total
-                if normalize:
-                    if top == -INFINITY or top != top:
-                        top = 0.0
-                    total = 0.0
-                    for r in range(n_rules):
-                        log_w[r] = exp(log_w[r] - top)
-                        total += log_w[r]
-                    for r in range(n_rules):
-                        log_w[r] = log_w[r] / total
+                if one_rule:
+                    # the one rule of a weighted average weighs exp(0) / exp(0) = 1 wherever
+                    # the inputs are: a linear (or polynomial) model, no distance to compute
+                    log_w[0] = 1.0
                 else:
+                    top = -INFINITY
                     for r in range(n_rules):
-                        log_w[r] = exp(log_w[r])
+                        total = 0.0
+                        for j in range(n_features):
+                            difference = z[j] - centers[r, j]
+                            total -= 0.5 * difference * difference * inverse_variances[r, j]
+                        log_w[r] = total
+                        if total > top:
+                            top = total
+                    if normalize:
+                        if top == -INFINITY or top != top:
+                            top = 0.0
+                        total = 0.0
+                        for r in range(n_rules):
+                            log_w[r] = exp(log_w[r] - top)
+                            total += log_w[r]
+                        for r in range(n_rules):
+                            log_w[r] = log_w[r] / total
+                    else:
+                        for r in range(n_rules):
+                            log_w[r] = exp(log_w[r])
                 # log_w holds the weights from here on; K the design row
                 for r in range(n_rules):
                     weight = log_w[r]
