@@ -10,6 +10,7 @@ from sklearn.linear_model import LinearRegression
 
 import randomts
 from randomts import (
+    ConstantInputWarning,
     DivergenceWarning,
     ExtrapolationWarning,
     NARXRegressor,
@@ -494,6 +495,46 @@ def test_a_run_driven_far_beyond_the_data_is_the_linear_fallbacks():
     np.testing.assert_allclose(run, alone, rtol=1e-12)
     # the weighted sum holds its level out there; the linear model follows its input
     assert abs(own[-1] - run[-1]) > 1.0
+
+
+def test_a_constant_input_is_named_once_and_another_value_of_it_changes_no_run():
+    rng = np.random.default_rng(17)
+    u = np.column_stack([held_steps(rng, 400, 20), np.zeros(400)])  # the law, never in force
+    y = first_order(u[:, 0], gain=2.0) + 0.01 * rng.normal(size=400)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = NARXRegressor(2, 2, input_names=["flow", "law"], random_state=0).fit(u, y)
+    constant = [w for w in caught if issubclass(w.category, ConstantInputWarning)]
+    assert len(constant) == 1, [str(w.message) for w in constant]  # not once per candidate
+    assert str(constant[0].message).startswith(
+        "Input 'law' of NARXRegressor is 0 in every one of the 400 steps of the records"
+    )
+    assert constant[0].filename == __file__
+    assert model.fallback_ is not None  # a model of rules, with a linear fallback
+    in_force = u.copy()
+    in_force[200:, 1] = 1.0
+    with pytest.warns(ExtrapolationWarning, match=r"law\(k-1\)"):
+        run = model.simulate(in_force, y[:2])
+    as_fitted = model.simulate(u, y[:2])
+    span = np.ptp(y)
+    # the model leaves the law out (slopes 0 to the rounding of their solve), and its value
+    # calls no fallback: the fallback's run, which the law's 1 set off before, differs
+    np.testing.assert_allclose(run, as_fitted, rtol=0, atol=1e-9 * span)
+    fallback = model.narx_.simulate(model.fallback_, in_force, y[:2])
+    assert np.max(np.abs(fallback[200:] - as_fitted[200:])) > 1e-3 * span
+
+
+def test_a_record_too_short_for_the_polynomial_of_its_lags_is_fitted_without_it():
+    rng = np.random.default_rng(3)
+    seasonal = 10 + np.sin(2 * np.pi * np.arange(400) / 12) + 0.1 * rng.normal(size=400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RandomTSWarning)  # no candidate interpolates its rows
+        short = NARXRegressor(12, random_state=0).fit(y=seasonal[:50])
+    # 38 lagged rows, 37 coefficients of the lags with their squares and cubes: no polynomial
+    assert short.candidate_errors_.size == 4
+    assert not short.narx_.powers
+    # 388 rows: ten per coefficient and more
+    assert NARXRegressor(12, random_state=0).fit(y=seasonal).candidate_errors_.size == 5
 
 
 def test_a_constant_input_is_left_untested_without_numerical_warnings():

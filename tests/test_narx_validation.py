@@ -18,10 +18,14 @@ VALIDATIONS = {sklearn.utils.validation.check_array.__code__, check_matrix.__cod
 
 
 class Counter:
-    """Array validations during a call, and those inside the regressor's fits."""
+    """Array validations during a call, and those inside the regressor's fits.
+
+    A fit is a call of the regressor's checked fit, the one of ``fit`` and
+    of the fits of NARX's candidates (``fit_quietly``).
+    """
 
     def __init__(self):
-        self.fit_code = RandomTSRegressor.fit.__code__
+        self.fit_code = RandomTSRegressor._fit_checked.__code__
         self.total = self.in_fits = self.fits = self.depth = 0
 
     def __call__(self, frame, event, arg):

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from randomts import NARXRegressor, RandomTSRegressor, RuleBase
+from randomts import ConstantInputWarning, NARXRegressor, RandomTSRegressor, RuleBase
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
 from randomts.dynamics.simulation_fit import SimulationProblem, refine_for_simulation
@@ -185,7 +185,10 @@ def test_parameters_and_records():
 
     with pytest.raises(ValueError, match="only with a randomts estimator"):
         NARXRegressor(focus="simulation", estimator=Ridge()).fit(u, measured)
-    with pytest.raises(ValueError, match="record 0 has 6 steps, which leaves 3 held out"):
+    with (
+        pytest.raises(ValueError, match="record 0 has 6 steps, which leaves 3 held out"),
+        pytest.warns(ConstantInputWarning, match="Input 'u' of NARXRegressor"),  # a held step
+    ):
         NARXRegressor(y_lags=2, focus="simulation").fit(u[:6], measured[:6])
 
 

@@ -699,7 +699,10 @@ class NARX:
             whose regressors lie more than :data:`FALLBACK_SPAN` of a span
             beyond their training ranges (the farthest column), the rest of
             that record's run is the fallback's. A run that stays nearer the
-            data is the model's alone.
+            data is the model's alone. A column that held one value in
+            training has no span: another value there is reported (the run
+            leaves the data) but does not call the fallback, since a fitted
+            model leaves such a column out.
 
         Returns
         -------
@@ -858,6 +861,9 @@ class NARX:
         lagged = self.n_lagged_columns
         if ranges is not None:
             ranges = (ranges[0][:lagged], ranges[1][:lagged])
+            # a value the training data never varied is left out by the model (no rule tests
+            # it): another value is reported, but no step beyond what the model knows
+            spanned = np.flatnonzero(ranges[0] < ranges[1])
         for k in range(self.max_lag, n_total):
             rows = None if everyone else np.flatnonzero(active)
             if everyone:
@@ -876,7 +882,8 @@ class NARX:
                     column[which[new]] = np.argmax(beyond[new], axis=1)
             which = np.arange(n_records) if rows is None else rows
             if fallback is not None:  # far beyond the data: the fallback, for good
-                far = np.abs(span_distance(X[:, :lagged], *ranges)).max(axis=1) >= FALLBACK_SPAN
+                distance = span_distance(X[:, spanned], ranges[0][spanned], ranges[1][spanned])
+                far = (np.abs(distance) >= FALLBACK_SPAN).any(axis=1)
                 fallen[which[far]] = True
             with np.errstate(over="ignore", invalid="ignore"):  # a divergence, reported below
                 if fallback is not None and fallen[which].any():

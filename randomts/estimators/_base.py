@@ -243,7 +243,15 @@ class _RandomTSEstimator(BaseEstimator):
         }
 
     # ------------------------------------------------------------------ the fit
-    def _fit_rows(self, rows, *, output_names=None, stacklevel=3):
+    def _fit_rows(
+        self,
+        rows,
+        *,
+        output_names=None,
+        warn_constant=True,
+        warn_underdetermined=True,
+        stacklevel=3,
+    ):
         """The fit of every estimator, on rows in memory or held elsewhere.
 
         1. the rows' ranges, and their standardisation when
@@ -258,11 +266,13 @@ class _RandomTSEstimator(BaseEstimator):
         4. the fitted state (:meth:`_set_fit`).
 
         ``stacklevel`` points the warnings at the user's call, as for
-        ``warnings.warn`` from this method.
+        ``warnings.warn`` from this method; ``warn_constant=False`` and
+        ``warn_underdetermined=False`` leave step 1's and step 3's warnings
+        to a caller that gives or needs none.
         """
         self.n_features_in_ = rows.n_features
         self.n_outputs_ = rows.n_outputs
-        if rows.X is not None:  # inputs that hold one value: the model leaves them out
+        if warn_constant and rows.X is not None:  # inputs of one value: the model leaves them out
             names = getattr(self, "feature_names_in_", None)
             warn_constant_inputs(type(self).__name__, rows.X, names, stacklevel=stacklevel + 1)
         domain, scaling = rows.statistics(self.standardize)
@@ -275,7 +285,7 @@ class _RandomTSEstimator(BaseEstimator):
             weakest = rows.weakest_log_firing(structure.rules, U)
         else:
             fit, weakest = rows.fit_consequents(structure.rules, U, self._consequent_settings())
-        if rows.complete and rows.targets is not None:
+        if warn_underdetermined and rows.complete and rows.targets is not None:
             warn_if_underdetermined(self, fit.rule_base, U, rows.targets, stacklevel=stacklevel + 1)
         domain = TrainingDomain(domain.low, domain.high, weakest)
         self._set_fit(

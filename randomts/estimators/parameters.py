@@ -492,7 +492,7 @@ def warn_if_underdetermined(model, rule_base, U, Y, *, stacklevel=3):
     )
 
 
-def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
+def warn_constant_inputs(owner, X, names=None, *, rows="training rows", stacklevel=2):
     """Warn (:class:`~randomts.exceptions.ConstantInputWarning`) about the constant columns of ``X``.
 
     ``fit`` and the first ``partial_fit`` call it, where the model leaves
@@ -507,6 +507,8 @@ def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
     names : sequence of str, optional
         The columns' names (a DataFrame's); by default they are named by
         position and by the name the rules give them (``x1``, ``x2``, ...).
+    rows : str, default="training rows"
+        What the rows of ``X`` are, for the message.
     stacklevel : int, default=2
         As for ``warnings.warn``.
 
@@ -537,14 +539,14 @@ def warn_constant_inputs(owner, X, names=None, *, stacklevel=2):
         label, value = shown[0]
         message = (
             f"Input {label} of {owner} is {value:.6g} in every one of the {X.shape[0]} "
-            "training rows: the model cannot learn its effect, so no rule tests it and no "
+            f"{rows}: the model cannot learn its effect, so no rule tests it and no "
             "equation uses it (predictions do not depend on it; predict warns where it takes "
             "another value). Leave it out, or fit on rows where it varies."
         )
     else:
         listed = ", ".join(f"{label} is {value:.6g}" for label, value in shown)
         message = (
-            f"Inputs of {owner} are constant in every one of the {X.shape[0]} training rows "
+            f"Inputs of {owner} are constant in every one of the {X.shape[0]} {rows} "
             f"({listed}): the model cannot learn their effect, so no rule tests them and no "
             "equation uses them (predictions do not depend on them; predict warns where one "
             "takes another value). Leave them out, or fit on rows where they vary."

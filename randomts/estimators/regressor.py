@@ -31,7 +31,7 @@ from randomts.fitting.conformal import check_coverage
 from randomts.fitting.consequents import ConsequentFit, ConsequentStream, consequent_fit
 from randomts.fuzzy.rulebase import RuleBase
 
-__all__ = ["RandomTSRegressor"]
+__all__ = ["RandomTSRegressor", "fit_quietly"]
 
 
 class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
@@ -363,8 +363,13 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         self._fit_checked(X, y, folds)
         return self
 
-    def _fit_checked(self, X, y, folds=None):
-        """:meth:`fit` after the hyperparameters were checked; returns the checked ``(X, Y)``."""
+    def _fit_checked(self, X, y, folds=None, *, warn_constant=True, warn_underdetermined=True):
+        """:meth:`fit` after the hyperparameters were checked; returns the checked ``(X, Y)``.
+
+        ``warn_constant``, ``warn_underdetermined``: whether to warn about
+        constant inputs and about too few rows for the unknowns
+        (:func:`fit_quietly`).
+        """
         names = output_names(y)
         X, y = validate_numeric_data(
             self, X, y, multi_output=True, y_numeric=True, dtype=np.float64
@@ -373,7 +378,13 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         check_fit_memory(self, *X.shape, Y.shape[1])
         warn_if_far_offset(self, Y, stacklevel=4)
         self._stream = None
-        self._fit_rows(InMemoryRows(X, y, folds), output_names=names, stacklevel=4)
+        self._fit_rows(
+            InMemoryRows(X, y, folds),
+            output_names=names,
+            warn_constant=warn_constant,
+            warn_underdetermined=warn_underdetermined,
+            stacklevel=4,
+        )
         return X, Y
 
     def fit_rows(self, rows):
@@ -920,6 +931,27 @@ class RandomTSRegressor(RegressorMixin, _RandomTSEstimator):
         else:
             X, Y = self._new_rows(X, y)
         return self._pruned_estimator(self._pruned_rules(k, X, Y))
+
+
+def fit_quietly(model, X, y, folds=None, *, judged=False):
+    """``model.fit(X, y, folds)`` for a caller that names its inputs itself.
+
+    The same fit, without the :class:`~randomts.exceptions.ConstantInputWarning`
+    that would name the columns of ``X`` by position; ``judged=True``, also
+    without the :class:`~randomts.exceptions.UnderdeterminedWarning`, whose
+    remedy is to judge the model on rows it was not fitted on: the caller's
+    part. :class:`~randomts.NARXRegressor` fits its candidates on lagged
+    rows, many times over, names a constant input once, and with
+    ``focus="simulation"`` keeps a candidate by its free runs on held-out
+    blocks.
+
+    Returns
+    -------
+    model : RandomTSRegressor
+    """
+    model._validate_hyperparameters()
+    model._fit_checked(X, y, folds, warn_constant=False, warn_underdetermined=not judged)
+    return model
 
 
 class _FirstChunk(InMemoryRows):

@@ -27,9 +27,6 @@ the intervals :mod:`randomts.estimators.narx.intervals`.
 
 from __future__ import annotations
 
-import contextlib
-import sys
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.metrics import r2_score
@@ -40,15 +37,17 @@ from randomts._validation import check_int, check_option
 from randomts.dynamics.narx import NARX, TARGETS, check_lags
 from randomts.dynamics.records import check_steps, read_records, variable_names
 from randomts.estimators.narx.intervals import band, horizon_quantiles, residual_scores
+from randomts.estimators.narx.progress import progress_bar
 from randomts.estimators.narx.selection import (
     Settings,
     choose,
     first_part_model,
     fit_candidates,
+    fit_estimator,
     linear_fallback,
     refit,
 )
-from randomts.estimators.parameters import resolved
+from randomts.estimators.parameters import resolved, warn_constant_inputs
 from randomts.estimators.regressor import RandomTSRegressor
 from randomts.estimators.saving import STATE_KEY, jsonable, recorded_params
 from randomts.fitting.conformal import check_coverage, split_quantile
@@ -98,58 +97,16 @@ _POWERS = (2, 3)
 # many times its coefficients, the powers of each lagged output alone otherwise (a short
 # record cannot pin down the products' many coefficients for a free run)
 _ROWS_PER_COEFFICIENT = 100
+# ... and none where the lagged rows number fewer than this many times the powers' coefficients:
+# fitted by plain least squares, a cubic in every lag on fewer rows follows the noise of the
+# rows it has, and its free run the cubes beyond them
+_POWER_ROWS_PER_COEFFICIENT = 10
 
 
 def _is_arx(estimator):
     """Whether ``estimator`` is the least-squares linear ARX model."""
     params = estimator.get_params()
     return all(params.get(name) == value for name, value in _ARX.items())
-
-
-@contextlib.contextmanager
-def _progress_bar(total, progress):
-    """``tick(description)`` after every candidate: a bar on stderr, a counter, or nothing."""
-    if progress not in ("auto", True, False):
-        raise ValueError(
-            f"The 'progress' parameter of {_OWNER} must be 'auto', True or False. "
-            f"Got {progress!r} instead."
-        )
-    shown = progress is True or (progress == "auto" and sys.stderr.isatty())
-    if not shown:
-        yield lambda description: None
-        return
-    try:
-        from tqdm import tqdm
-    except ImportError:  # tqdm is optional: a counter
-        tqdm = None
-    if tqdm is None:
-        done = [0]
-
-        def count(description):
-            done[0] += 1
-            sys.stderr.write(f"\r{_OWNER}.fit: {done[0]}/{total} candidates ({description})")
-            sys.stderr.flush()
-
-        yield count
-        sys.stderr.write("\n")
-        return
-    bar = tqdm(
-        total=total,
-        desc=f"{_OWNER}.fit",
-        unit="candidate",
-        file=sys.stderr,
-        leave=progress is True,
-        delay=1.0 if progress == "auto" else 0.0,
-    )
-
-    def tick(description):
-        bar.set_postfix_str(description, refresh=False)
-        bar.update(1)
-
-    try:
-        yield tick
-    finally:
-        bar.close()
 
 
 class NARXRegressor(RegressorMixin, BaseEstimator):
@@ -216,7 +173,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         lags and the products of degree 2 and 3 of the lagged outputs
         (:class:`~randomts.dynamics.narx.NARX`'s ``powers=(2, 3)`` with
         ``products=True``) where the lagged rows number at least 100 per
-        coefficient, else their squares and cubes alone, refined from its
+        coefficient, else their squares and cubes alone (none where the
+        rows number fewer than 10 per coefficient of those), refined from its
         one-step fit (or, where that runs away, from the nearest start on
         the way to the linear model that does not) and an option only
         refined: a cubic spring or a quadratic drag, which it also follows
@@ -291,8 +249,9 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         What a free run does far beyond the training data. ``"linear"``:
         from its first step more than
         :data:`~randomts.dynamics.narx.FALLBACK_SPAN` (half a span) beyond
-        the training ranges of the lagged values (a power follows its lag),
-        the run continues with a
+        the training ranges of the lagged values (a power follows its lag;
+        an input that held one value in training, which the model leaves
+        out, does not count), the run continues with a
         linear ARX model of the same lags fitted by least squares on every
         row (``fallback_``; :meth:`NARX.simulate
         <randomts.dynamics.narx.NARX.simulate>`'s ``fallback``). A rule base
@@ -435,15 +394,20 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         # with the default estimators fitted for simulation, every lag structure's twin with
         # the products (or powers) of its lagged outputs (the polynomial candidate's)
         twins = self.estimator is None and self.focus == "simulation"
+
+        def enough_rows(narx, per_coefficient):  # the lagged rows against the coefficients
+            rows = sum(Y.shape[0] - narx.max_lag for _, Y in records)
+            return rows >= per_coefficient * (len(narx.regressor_names) + 1) * n_outputs
+
         structures = {}
         for y_lags, u_lags in pairs:
             for powers in (), _POWERS if twins else ():
                 narx = self._structure(n_inputs, n_outputs, y_lags, u_lags, powers)
                 if powers:
+                    if not enough_rows(narx, _POWER_ROWS_PER_COEFFICIENT):
+                        continue
                     products = self._structure(n_inputs, n_outputs, y_lags, u_lags, powers, True)
-                    rows = sum(Y.shape[0] - products.max_lag for _, Y in records)
-                    coefficients = (len(products.regressor_names) + 1) * n_outputs
-                    if rows >= _ROWS_PER_COEFFICIENT * coefficients:
+                    if enough_rows(products, _ROWS_PER_COEFFICIENT):
                         narx = products
                 structures.setdefault((narx.y_lags, narx.u_lags, narx.powers, narx.products), narx)
         return list(structures.values())
@@ -605,6 +569,13 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         for narx in structures:
             for index, (_, Y) in enumerate(records):
                 check_steps(Y.shape[0], narx.max_lag + 1, f"y{records.label(index)}")
+        if structures[0].u_lags:  # once, by name: the candidates, fitted on lagged rows, do not
+            warn_constant_inputs(
+                _OWNER,
+                np.concatenate([U for U, _ in records]),
+                structures[0].input_names,
+                rows="steps of the records",
+            )
         with one_blas_thread():  # many small solves and steps: BLAS threads only spin
             return self._fit(records, structures, settings)
 
@@ -613,7 +584,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         input_only = simulation and self.estimator is None
         total = sum(len(self._candidates(self.focus, narx)) for narx in structures)
         total += input_only * sum(bool(narx.u_lags and not narx.powers) for narx in structures)
-        with _progress_bar(total, self.progress) as tick:
+        with progress_bar(total, self.progress, _OWNER) as tick:
             fits, rows = fit_candidates(
                 structures,
                 lambda narx: self._candidates(self.focus, narx),
@@ -634,8 +605,8 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         rows = rows[structures.index(kept.narx)]
         estimator, rule_base = refit(kept, refined, records, rows, settings)
         if estimator is None:  # the inputs alone: a linear model of one rule, of those rules
-            estimator = RandomTSRegressor(**_ARX).fit(
-                rows.X, rows.Y[:, 0] if rows.Y.shape[1] == 1 else rows.Y
+            estimator = fit_estimator(
+                RandomTSRegressor(**_ARX), rows.X, rows.Y[:, 0] if rows.Y.shape[1] == 1 else rows.Y
             )
             rule_base = kept.narx.name_rules(
                 estimator.rule_base_.replace(coef=rule_base.coef, intercept=rule_base.intercept)

@@ -37,8 +37,14 @@ from randomts.core.accumulators import LeastSquaresAccumulator
 from randomts.core.ranges import span_distance
 from randomts.dynamics.narx import FALLBACK_SPAN
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
-from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem, held_out_runs
+from randomts.dynamics.simulation_fit import (
+    SimulationFit,
+    SimulationProblem,
+    held_out_runs,
+    run_rmse,
+)
 from randomts.estimators.parameters import resolved
+from randomts.estimators.regressor import RandomTSRegressor, fit_quietly
 from randomts.estimators.saving import fit_scaling
 from randomts.fitting.local_learning import LearningStatistics, solve_learning
 from randomts.fuzzy.rulebase import RuleBase
@@ -49,6 +55,7 @@ __all__ = [
     "Settings",
     "choose",
     "crossed_errors",
+    "fit_estimator",
     "first_part_model",
     "fit_candidates",
     "input_only_rules",
@@ -277,21 +284,41 @@ class LaggedRows:
         return touched
 
 
-def _one_step(estimator, X, Y, n_folds):
+def _one_step(estimator, X, Y, n_folds, judged=True):
     """Fit ``estimator`` on the rows, ``alpha`` chosen on contiguous blocks when it can be.
 
     Rules grown from the targets are grown and fitted on at most
     20,000 of the rows, evenly spaced in time (every ``s``-th):
     the growth's cost grows with the rows, and lagged rows of a long record
-    repeat its regions many times over.
+    repeat its regions many times over. ``judged``: whether held-out free
+    runs judge the fit (:func:`fit_estimator`).
     """
     if hasattr(estimator, "default_structure") and resolved(estimator).grown:
         stride = -(-X.shape[0] // _GROWTH_ROWS)
         X, Y = X[::stride], Y[::stride]
     if "folds" in inspect.signature(estimator.fit).parameters:
-        estimator.fit(X, Y, folds=blocked_folds(X.shape[0], n_folds))
+        fit_estimator(estimator, X, Y, blocked_folds(X.shape[0], n_folds), judged=judged)
     else:
-        estimator.fit(X, Y[:, 0] if Y.shape[1] == 1 else Y)
+        fit_estimator(estimator, X, Y[:, 0] if Y.shape[1] == 1 else Y)
+
+
+def fit_estimator(estimator, X, y, folds=None, *, judged=True):
+    """``estimator.fit(X, y)``, with ``folds`` where given.
+
+    A randomts regressor's fit does not name the constant columns of the
+    lagged rows, many times over: :meth:`NARXRegressor.fit
+    <randomts.NARXRegressor.fit>` names a constant input, once. Where
+    held-out free runs judge the fit (``judged``), nor does it warn that the
+    rows are too few for its unknowns
+    (:func:`~randomts.estimators.regressor.fit_quietly`).
+    """
+    if type(estimator).fit is RandomTSRegressor.fit:
+        fit_quietly(estimator, X, y, folds, judged=judged)
+    elif folds is not None:
+        estimator.fit(X, y, folds=folds)
+    else:
+        estimator.fit(X, y)
+    return estimator
 
 
 def _problem(estimator, narx, X):
@@ -408,7 +435,7 @@ def whole_run_error(problem, gamma, runs, low, high):
     if np.any(np.abs(span_distance(simulated, low, high)) > FALLBACK_SPAN):
         return np.inf
     measured = Y[:, problem.narx.max_lag :][counted]
-    return float(np.sqrt(np.mean((simulated - measured) ** 2)))
+    return run_rmse(simulated - measured)
 
 
 def _input_only_fit(narx, rows, pairs, held_out, inputs=True):
@@ -422,7 +449,7 @@ def _input_only_fit(narx, rows, pairs, held_out, inputs=True):
     for fitted, held in pairs:
         coef, intercept = _input_only_coefficients(narx, *rows.of(fitted), inputs)
         X, Y = rows.of(held)
-        errors.append(float(np.sqrt(np.mean((X @ coef.T + intercept - Y) ** 2))))
+        errors.append(run_rmse(X @ coef.T + intercept - Y))
     errors = np.array(errors)
     n_outputs = rows.Y.shape[1]
     size = ((rows.X.shape[1] - narx.n_state_columns) * inputs + 1) * n_outputs
@@ -487,7 +514,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
         if simulation:
             runs, low, high = whole_runs(narx, records)
         for estimator in estimators:
-            _one_step(estimator, X, Y, settings.n_folds)
+            _one_step(estimator, X, Y, settings.n_folds, judged=simulation)
             rule_base = getattr(estimator, "rule_base_", None)
             size = np.nan if rule_base is None else rule_base.coef.size + rule_base.intercept.size
             kind = "products" if narx.products else "powers"
@@ -813,8 +840,20 @@ def _input_only_coefficients(narx, X, Y, inputs):
 
 
 def _least_squares(X, Y):
-    """``(A, b)`` of ``Y ~ X A^T + b``: the fitting engine's minimum-norm least squares of ``[X 1]``."""
+    """``(A, b)`` of ``Y ~ X A^T + b``: the fitting engine's minimum-norm least squares of ``[X 1]``.
+
+    A column that holds one value in every row (of two or more) gets the
+    slope 0, as in the rules' fits: the rows cannot tell its effect from the
+    intercept's (the minimum norm would share it between them).
+    """
     n_rows, n_features = X.shape
+    varying = np.ones(n_features, dtype=bool)
+    if n_rows > 1:
+        varying = X.min(axis=0) < X.max(axis=0)
+    if not varying.all():
+        A = np.zeros((Y.shape[1], n_features))
+        A[:, varying], b = _least_squares(X[:, varying], Y)
+        return A, b
     engine = LeastSquaresAccumulator(n_features + 1, Y.shape[1])
     engine.update(np.hstack([X, np.ones((n_rows, 1))]), Y)
     gamma = engine.solve()
