@@ -355,11 +355,11 @@ def ridge_loo_terms(K, residuals, alpha):
     Examples
     --------
     >>> import numpy as np
-    >>> K = np.random.default_rng(0).normal(size=(3, 5))
+    >>> K = np.array([[0.0, 1.0], [0.0, 2.0], [1.0, 0.0]])  # column 0: row 2 alone
     >>> ridge_loo_terms(K, np.zeros(3), 0.0)
     Traceback (most recent call last):
     ...
-    ValueError: The leave-one-out model without row 0 is undetermined: its leverage is 1 ...
+    ValueError: The leave-one-out model without row 2 is undetermined: its leverage is 1 ...
     """
     K = check_matrix(K, "K", column_label="columns")
     residuals = check_matrix(residuals, "residuals", allow_1d=True, column_label="outputs")
