@@ -28,11 +28,10 @@ SAME_ENVIRONMENT = str(RECORDED["environment"]) == pinned_fits.environment()
 SPREAD = float(np.std(pinned_fits.Y))
 
 
-def moved_by_a_rounding(name, monkeypatch):
-    """The most each array of case ``name`` moves when its data move by one rounding."""
+def moved_by_a_rounding(name, found, monkeypatch):
+    """The most each array ``found`` of case ``name`` moves when its data move by one rounding."""
     eps = np.finfo(float).eps
     rng = np.random.default_rng(0)
-    found = pinned_fits.run(name)
     moved = {key: np.zeros(np.shape(value)) for key, value in found.items()}
     for _ in range(2):
         X = pinned_fits.X * (1.0 + eps * rng.choice([-1.0, 1.0], size=pinned_fits.X.shape))
@@ -50,7 +49,7 @@ def moved_by_a_rounding(name, monkeypatch):
 def test_pinned_predictions(name, monkeypatch):
     found = pinned_fits.run(name)
     compared = not SAME_ENVIRONMENT and "refine" not in name
-    moved = moved_by_a_rounding(name, monkeypatch) if compared else None
+    moved = moved_by_a_rounding(name, found, monkeypatch) if compared else None
     recorded = {
         key.split("/", 1)[1]: RECORDED[key] for key in RECORDED.files if key.startswith(name + "/")
     }

@@ -83,15 +83,17 @@ def run_rmse(error):
     """The root mean square of a run's errors; ``inf`` where one is not finite or their squares overflow.
 
     A run that ran away is a model's worst error, not a number to warn
-    about: no ``RuntimeWarning`` leaves here.
+    about: no ``RuntimeWarning`` leaves here. No errors: NaN.
 
     Examples
     --------
     >>> run_rmse(np.array([3.0, -4.0]))
     3.5355339059327378
-    >>> run_rmse(np.array([1e200, 0.0])), run_rmse(np.array([np.nan, 0.0]))
-    (inf, inf)
+    >>> run_rmse(np.array([1e200, 0.0])), run_rmse(np.array([np.nan, 0.0])), run_rmse(np.zeros(0))
+    (inf, inf, nan)
     """
+    if error.size == 0:
+        return np.nan
     return float(np.sqrt(_sum_of_squares(error) / error.size))
 
 
