@@ -478,7 +478,10 @@ def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **
     saying how to turn them into numbers), missing values, NaN and infinity
     (a :class:`ValueError` naming the first rows, by position from 0).
     Booleans are numbers, 0 and 1. With ``numeric_y``, targets written as
-    text that are all numbers are read as numbers, as ``X`` is.
+    text that are all numbers are read as numbers, as ``X`` is. The arrays
+    come back in row-major order, so that the numbers of a fit do not depend
+    on the layout the data came in (a DataFrame's columns, a Fortran-ordered
+    array): the products of BLAS round by it.
 
     Examples
     --------
@@ -496,6 +499,7 @@ def validate_numeric_data(estimator, X, y="no_validation", *, numeric_y=True, **
     ValueError: column 0 (x1) of X of RandomTSRegressor holds NaN in 2 rows (rows 1 and 2); ...
     """
     owner = type(estimator).__name__
+    kwargs.setdefault("order", "C")
     _check_input(X, "X", owner, _X_HINT)
     has_y = y is not None and not (isinstance(y, str) and y == "no_validation")
     if numeric_y and has_y:
@@ -517,7 +521,7 @@ def _validate_numeric_targets(
     without the requirement of two dimensions), and their numbers of rows
     compared by name.
     """
-    y_params = {"ensure_2d": False, "dtype": kwargs.get("dtype", "numeric")}
+    y_params = {"ensure_2d": False, "dtype": kwargs.get("dtype", "numeric"), "order": "C"}
     X, y = validate_data(estimator, X, y, reset=reset, validate_separately=(kwargs, y_params))
     if y.ndim > 2:
         raise ValueError(

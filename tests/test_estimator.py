@@ -335,3 +335,26 @@ def test_rule_base_records_the_training_ranges():
         n_rules=4, standardize=True, random_state=0, structure="random"
     ).fit(X, Y)
     np.testing.assert_array_equal(standardized.rule_base_.input_range, rule_base.input_range)
+
+
+def test_the_fit_is_the_same_whatever_the_layout_of_its_data():
+    """A Fortran-ordered array or a DataFrame's columns fit the model of a C-ordered array.
+
+    The checked inputs are C-ordered copies of the same numbers, so the fits
+    run the same operations on the same arrays: equal by construction.
+    """
+    pandas = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(60, 3))
+    Y = np.column_stack([np.sin(X[:, 0]) * X[:, 1], X[:, 2] ** 2])
+    models = [
+        RandomTSRegressor(n_rules=6, random_state=0).fit(data, targets)
+        for data, targets in [
+            (X, Y),
+            (np.asfortranarray(X), np.asfortranarray(Y)),
+            (pandas.DataFrame(X, columns=["a", "b", "c"]), pandas.DataFrame(Y)),
+        ]
+    ]
+    for model in models[1:]:
+        np.testing.assert_array_equal(model.rule_base_.coef, models[0].rule_base_.coef)  # exact
+        np.testing.assert_array_equal(model.predict(X), models[0].predict(X))  # exact

@@ -117,8 +117,8 @@ def ridge_grid(mean_eigenvalue):
     Examples
     --------
     >>> scale, grid = ridge_grid(4.0)
-    >>> scale, grid.size, float(grid[0]), float(grid[-1])
-    (4.0, 25, 4e-10, 400.0)
+    >>> scale, grid.size, f"{grid[0]:.6g}", f"{grid[-1]:.6g}"
+    (4.0, 25, '4e-10', '400')
     """
     scale = mean_eigenvalue if mean_eigenvalue > 0 else 1.0
     return scale, scale * RELATIVE_ALPHAS
