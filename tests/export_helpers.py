@@ -188,6 +188,24 @@ def labels_of(model):
     return getattr(model, "classes_", None)
 
 
+def decided(expected):
+    """The rows whose label ``expected`` (a classifier's decision values) fixes beyond TOLERANCE.
+
+    A label is the sign of a two-class decision, the largest of several
+    otherwise; where they tie to within the tolerance that
+    :func:`assert_close` allows, another engine's rounding may choose the
+    other class.
+    """
+    expected = np.asarray(expected, dtype=float)
+    scale = np.abs(expected[:30]).max()
+    if expected.shape[1] == 1:
+        margin = np.abs(expected[:, 0])
+    else:
+        top = np.sort(expected, axis=1)
+        margin = top[:, -1] - top[:, -2]
+    return margin > 2 * TOLERANCE * (np.abs(expected).max(axis=1) + scale)
+
+
 def assert_close(found, expected):
     """``found`` within TOLERANCE of ``expected``, relative to each value and to the largest
     output on the rows that are not far away (the first 30 of :func:`rows`)."""

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from export_helpers import assert_close, labels_of, models
+from export_helpers import assert_close, decided, labels_of, models
 
 onnx = pytest.importorskip("onnx", reason="onnx is not installed (pip install 'randomts[onnx]')")
 ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
@@ -44,7 +44,10 @@ def test_onnxruntime_predicts_as_randomts(index):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             predicted = model.predict(X)
-        assert outputs[1].tolist() == predicted.tolist()
+        # a tie to rounding may go either way: far from the data a decision decays to 0
+        sure = decided(expected)
+        assert sure[:30].all()  # the rows near the data
+        assert np.asarray(outputs[1])[sure].tolist() == np.asarray(predicted)[sure].tolist()
 
 
 def test_the_graph_uses_standard_operators_of_one_opset():
