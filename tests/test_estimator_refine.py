@@ -198,11 +198,14 @@ def test_partial_fit_refuses_to_refine():
 
 def test_the_classifier_places_kmeans_centers_and_refines_them():
     X, y = load_iris(return_X_y=True)
-    params = dict(n_rules=6, centers="kmeans", normalize=True, random_state=0)
-    clf = RandomTSClassifier(**params, refine=5, structure="random").fit(X, y)
+    # three rules for three classes: the k-means start is coarse, and the refinement's gain on
+    # its held-out rows passes its test (with six rules it may not: the start is kept then,
+    # as scikit-learn 1.6's k-means start was)
+    params = dict(n_rules=3, centers="kmeans", normalize=True, random_state=0)
+    clf = RandomTSClassifier(**params, refine=10, structure="random").fit(X, y)
     placed = RandomTSClassifier(**params, structure="random").fit(X, y)
     assert not np.array_equal(clf.rule_base_.centers, placed.rule_base_.centers)
-    assert len(clf.rule_base_) == 6 and clf.score(X, y) > 0.9
+    assert len(clf.rule_base_) == 3 and clf.score(X, y) > 0.9
     with pytest.raises(ValueError, match="RandomTSClassifier"):
         RandomTSClassifier(refine=-2, structure="random").fit(X, y)
 
