@@ -338,3 +338,61 @@ def test_estimator_folds_choose_alpha_on_blocks():
     assert model.alpha_ == pytest.approx(chosen.alpha, rel=1e-9)
     with pytest.raises(ValueError, match="folds must be a 1-D array of 600"):
         model.fit(X, y, folds=blocks[:-1])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cross_validation_on_fewer_rows_than_columns_matches_refits(seed):
+    """Global learning on rows fewer than half the columns: the SVD of the rows, as refits say.
+
+    Shrunk toward zero: the prior toward the mean divides by a penalty of
+    1e-10 of the mean eigenvalue, which leaves the Gram matrix's rounding of
+    the directions the rows do not span no bound to compare within.
+    """
+    from randomts.fitting.ridge import RELATIVE_ALPHAS
+
+    X, Y, rules = _problem(seed, n=80, d=3, h=40, m=2)
+    folds = interleaved_folds(len(X))
+    statistics = LearningStatistics(rules, 2).update(X, Y, folds)
+    assert statistics.design_rows is not None  # 80 rows, 160 columns
+    chosen = statistics.select("global", toward_mean=False)
+    for j in (12, 16, 20, 24):
+        squares = 0.0
+        for f in range(5):
+            inside = folds != f
+            K = rules.design_matrix(X[inside])
+            eigenvalues = np.linalg.eigvalsh(K.T @ K)
+            alpha = np.sum(K**2) / K.shape[1] * RELATIVE_ALPHAS[j]
+            # the fold's fit from the Gram matrix instead: it rounds its eigenvalues by about
+            # columns x eps x the largest, which the penalty divides
+            bound = K.shape[1] * np.finfo(float).eps * eigenvalues[-1] / alpha
+            refit = LearningStatistics(rules, 2, n_folds=1).update(X[inside], Y[inside])
+            gamma = refit.select(
+                "global", alpha=alpha, toward_mean=False, decomposition="gram"
+            ).coefficients
+            held_out = rules.design_matrix(X[~inside]) @ gamma - Y[~inside]
+            squares += np.sum(held_out**2)
+        # the held-out error is the squares of targets less what the fit explains: their ratio
+        # to it amplifies the fits' rounding
+        amplification = np.sum(Y**2) / squares
+        rel = max(1e-9, 100 * bound * amplification)
+        assert chosen.errors[0, j] * Y.size == pytest.approx(squares, rel=rel)
+
+
+def test_design_rows_are_kept_while_few_and_give_the_gram_matrix_fit():
+    X, Y, rules = _problem(3, n=120, d=3, h=40, m=2)  # 160 columns
+    folds = interleaved_folds(len(X))
+    few = LearningStatistics(rules, 2).update(X[:50], Y[:50], folds[:50])
+    more = LearningStatistics(rules, 2).update(X[50:80], Y[50:80], folds[50:80])
+    assert sum(len(rows) for rows in few.merge(more).design_rows) == 80
+    auto, gram = few.select("global"), few.select("global", decomposition="gram")
+    assert auto.alpha == gram.alpha  # exact: the same point of the same grid
+    K = rules.design_matrix(X[:80])
+    scale = np.abs(K @ gram.coefficients).max()
+    # the Gram matrix's eigenvalues carry its rounding, columns x eps x the largest, divided by
+    # the chosen penalty
+    largest = np.linalg.eigvalsh(K.T @ K)[-1]
+    bound = K.shape[1] * np.finfo(float).eps * largest / auto.alpha
+    assert np.abs(K @ auto.coefficients - K @ gram.coefficients).max() <= 10 * bound * scale
+    assert few.update(X[80:], Y[80:], folds[80:]).design_rows is None  # 120 rows: beyond half
+    with pytest.raises(ValueError, match="decomposition"):
+        few.select("global", decomposition="svd")
