@@ -264,10 +264,10 @@ class LearningStatistics:
     Attributes
     ----------
     design_rows : list of ndarray or None
-        The design rows ``K`` of each fold while every fold's rows together
-        number at most half the columns; None beyond. Global learning then
-        decomposes them instead of the Gram matrix (``select``'s
-        ``decomposition``).
+        The rows ``[K Y]`` of each fold while every fold's rows together
+        number at most half the columns of ``K``; None beyond. Global
+        learning then decomposes them instead of the Gram matrix
+        (``select``'s ``decomposition``).
 
     Examples
     --------
@@ -303,7 +303,9 @@ class LearningStatistics:
         self.local = np.zeros((self.n_folds, n_rules, self.p, self.p))
         # the design rows of each fold, kept while they are few beside the columns: global learning
         # decomposes them instead of the Gram matrix (and they take less memory)
-        self.design_rows = [np.zeros((0, self.n_columns)) for _ in range(self.n_folds)]
+        self.design_rows = [
+            np.zeros((0, self.n_columns + self.n_outputs)) for _ in range(self.n_folds)
+        ]
 
     @property
     def n_samples(self):
@@ -331,10 +333,8 @@ class LearningStatistics:
             weights = membership.firing_strengths(Xf, rb.centers, rb.sigmas, normalize=rb.normalize)
             local_grams(weights, Xf, order=self.order, out=self.local[f])
             if self.design_rows is not None:
-                kept = self.design_rows[f]
-                self.design_rows[f] = np.vstack(
-                    [kept, design_matrix(weights, Xf, order=self.order)]
-                )
+                K = design_matrix(weights, Xf, order=self.order)
+                self.design_rows[f] = np.vstack([self.design_rows[f], np.hstack([K, Y[rows]])])
         return self
 
     def merge(self, other):
@@ -367,6 +367,15 @@ class LearningStatistics:
         D = _block_diagonal(self.local[folds].sum(axis=0))
         return G, D, sum(self.grams[f].n_samples for f in folds)
 
+    def _systems(self, learning, weights, rows, exclude=None):
+        """The system of every local weight, on every fold but ``exclude``: of the rows if given."""
+        if rows is not None:
+            kept = np.vstack([block for f, block in enumerate(rows) if f != exclude])
+            return [_RowSystem(kept, self.n_columns, self.n_outputs)]
+        G, D, n = self._totals(exclude)
+        p, m = self.n_columns, self.n_outputs
+        return [_System(G, D, n, p, m, learning, weight) for weight in weights]
+
     def select(
         self, learning, *, local_weight="auto", alpha="auto", toward_mean=True, decomposition="auto"
     ):
@@ -389,9 +398,10 @@ class LearningStatistics:
             How each system is diagonalised. ``"gram"``: the
             eigendecomposition of its ``(n_columns, n_columns)`` matrix.
             ``"auto"``: with global learning on at most half as many rows as
-            columns (kept as :attr:`design_rows`), the singular value
-            decomposition of the rows instead, at a cost of ``rows^2 x
-            columns`` rather than ``columns^3``. The two agree to rounding:
+            columns (kept as ``design_rows``), the rows themselves instead:
+            the singular value decomposition of ``K``, at a cost of ``rows^2 x
+            columns`` rather than ``columns^3``, and the held-out errors
+            summed over the held-out rows. The two agree to rounding:
             the directions that the rows do not span add nothing to any
             solution (the eigendecomposition gives them eigenvalues of the
             order of the rounding instead of 0).
@@ -415,12 +425,7 @@ class LearningStatistics:
             raise ValueError("No rows have been folded in: call update(X, Y) first.")
         choose = (learning == "combined" and local_weight == "auto") or given_alpha is None
         filled = [f for f in range(self.n_folds) if self.grams[f].n_samples]
-        G, D, n = self._totals()
-        design = None if rows is None else np.vstack(rows)
-        systems = [
-            _System(G, D, n, self.n_columns, self.n_outputs, learning, weight, design)
-            for weight in weights
-        ]
+        systems = self._systems(learning, weights, rows)
         alphas = np.array([system.grid(given_alpha) for system in systems])
         errors = None
         k = j = 0
@@ -432,24 +437,15 @@ class LearningStatistics:
                 )
             squared = np.zeros(alphas.shape)
             for f in filled:
-                G_out, D_out, n_out = self._totals(exclude=f)
-                H = np.triu(self.grams[f].factor)
-                H = H + np.triu(H, 1).T
-                others = None if rows is None else np.vstack(rows[:f] + rows[f + 1 :])
-                for i, weight in enumerate(weights):
-                    system = _System(
-                        G_out,
-                        D_out,
-                        n_out,
-                        self.n_columns,
-                        self.n_outputs,
-                        learning,
-                        weight,
-                        others,
-                    )
+                if rows is None:
+                    held_out = np.triu(self.grams[f].factor)
+                    held_out = held_out + np.triu(held_out, 1).T
+                else:
+                    held_out = rows[f]
+                for i, system in enumerate(self._systems(learning, weights, rows, exclude=f)):
                     # the same relative grid point in every fold
                     grid = system.grid(given_alpha)
-                    squared[i] += system.held_out_squares(grid, H, toward_mean)
+                    squared[i] += system.held_out_squares(grid, held_out, toward_mean)
             errors = squared / (n_samples * self.n_outputs)
             k, j = best_index(errors)
         chosen_weight, chosen_alpha, system = weights[k], float(alphas[k, j]), systems[k]
@@ -475,25 +471,23 @@ class _System:
     when no prior toward the mean is asked for.
     """
 
-    def __init__(self, G, D, n_samples, n_columns, n_outputs, learning, local_weight, rows=None):
+    def __init__(self, G, D, n_samples, n_columns, n_outputs, learning, local_weight):
         p, m = n_columns, n_outputs
         on_model, on_rules = learning_terms(learning, local_weight)
         self.G, self.p, self.m, self.n = G, p, m, n_samples
         self.B = on_model * G[:p, :p] + on_rules * D
         self.total = on_model + on_rules
         self.rhs = self.total * G[:p, p : p + m]
-        if rows is not None and on_rules == 0:
-            # B = K^T K of fewer rows than columns: its eigenpairs that the rows span, from their
-            # singular values (ascending, as eigh's); the others are 0 and add nothing
-            singular, right = _singular(rows)
-            eigenvalues, self.V = on_model * singular[::-1] ** 2, right[::-1].T
-        else:
-            eigenvalues, self.V = scipy.linalg.eigh(self.B, check_finite=False, driver="evd")
+        eigenvalues, self.V = scipy.linalg.eigh(self.B, check_finite=False, driver="evd")
+        self._diagonalised(eigenvalues, float(np.trace(self.B)))
+
+    def _diagonalised(self, eigenvalues, trace):
+        """Set the eigenvalues (ascending, ``V`` their vectors), the grid and the rank cut."""
         self.eigenvalues = np.maximum(eigenvalues, 0.0)
-        self.scale, self.relative_grid = ridge_grid(float(np.trace(self.B)) / p)
+        self.scale, self.relative_grid = ridge_grid(trace / self.p)
         # numpy.linalg.lstsq's rank cut, for alpha = 0
         top = self.eigenvalues[-1] if self.eigenvalues.size else 0.0
-        self.above = self.eigenvalues > max(n_samples, p) * np.finfo(float).eps * top
+        self.above = self.eigenvalues > max(self.n, self.p) * np.finfo(float).eps * top
 
     def grid(self, alpha):
         return self.relative_grid if alpha is None else np.array([alpha])
@@ -517,6 +511,10 @@ class _System:
     def solve(self, alphas, prior=None):
         """``Gamma`` at every ``alpha``, shape (n_columns, n_alphas, n_outputs), shrunk to ``prior``."""
         rhs = self.rhs if prior is None else self.rhs - self.B @ prior
+        return self._solved(alphas, rhs, prior)
+
+    def _solved(self, alphas, rhs, prior):
+        """``Gamma`` at every ``alpha`` from the right-hand side ``rhs`` (less ``B prior``)."""
         z = self.V.T @ rhs  # (rank, m)
         coordinates = self._inverse(alphas)[:, :, None] * z[:, None, :]
         gamma = np.einsum("pr,ram->pam", self.V, coordinates)
@@ -531,6 +529,42 @@ class _System:
         cross = np.einsum("pam,pm->am", gamma, H[:p, p : p + m])
         squares = quadratic - 2.0 * cross + np.diagonal(H[p : p + m, p : p + m])[None, :]
         return np.maximum(squares, 0.0).sum(axis=1)
+
+
+class _RowSystem(_System):
+    """``(K^T K + alpha I) Gamma = K^T Y`` of global learning, from the rows ``[K Y]`` themselves.
+
+    For fewer rows than columns: ``K^T K`` is diagonalised by the singular
+    value decomposition of ``K`` (its eigenpairs that the rows span, the
+    others 0, which add nothing to a solution), and no ``(columns, columns)``
+    matrix is formed.
+    """
+
+    def __init__(self, rows, n_columns, n_outputs):
+        p, m = n_columns, n_outputs
+        self.p, self.m, self.n, self.total = p, m, rows.shape[0], 1.0
+        self.K, self.Y = rows[:, :p], rows[:, p : p + m]
+        singular, right = _singular(self.K)
+        self.V = right[::-1].T  # ascending, as eigh's
+        self._diagonalised(singular[::-1] ** 2, float(np.sum(self.K**2)))
+
+    def mean_prior(self):
+        n = max(self.n, 1)
+        y_mean = self.Y.sum(axis=0) / n
+        y_std = np.sqrt(np.maximum(np.sum(self.Y**2, axis=0) / n - y_mean**2, 0.0))
+        z_one = self.V.T @ self.K.sum(axis=0)
+        return self.V @ mean_prior(self.eigenvalues, z_one, y_mean, y_std, self.scale)
+
+    def solve(self, alphas, prior=None):
+        residual = self.Y if prior is None else self.Y - self.K @ prior
+        return self._solved(alphas, self.K.T @ residual, prior)
+
+    def held_out_squares(self, alphas, held_out, toward_mean):
+        """Summed squared error on the held-out rows ``[K Y]``, per alpha."""
+        p, m = self.p, self.m
+        gamma = self.solve(alphas, self.mean_prior() if toward_mean else None)
+        predicted = np.einsum("np,pam->nam", held_out[:, :p], gamma)
+        return np.sum((predicted - held_out[:, None, p : p + m]) ** 2, axis=(0, 2))
 
 
 def _singular(rows):
