@@ -606,7 +606,10 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         estimator, rule_base = refit(kept, refined, records, rows, settings)
         if estimator is None:  # the inputs alone: a linear model of one rule, of those rules
             estimator = fit_estimator(
-                RandomTSRegressor(**_ARX), rows.X, rows.Y[:, 0] if rows.Y.shape[1] == 1 else rows.Y
+                RandomTSRegressor(**_ARX),
+                rows.X,
+                rows.Y[:, 0] if rows.Y.shape[1] == 1 else rows.Y,
+                judged=True,  # the inputs alone are a candidate of the free runs' choice
             )
             rule_base = kept.narx.name_rules(
                 estimator.rule_base_.replace(coef=rule_base.coef, intercept=rule_base.intercept)

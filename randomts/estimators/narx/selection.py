@@ -299,10 +299,10 @@ def _one_step(estimator, X, Y, n_folds, judged=True):
     if "folds" in inspect.signature(estimator.fit).parameters:
         fit_estimator(estimator, X, Y, blocked_folds(X.shape[0], n_folds), judged=judged)
     else:
-        fit_estimator(estimator, X, Y[:, 0] if Y.shape[1] == 1 else Y)
+        fit_estimator(estimator, X, Y[:, 0] if Y.shape[1] == 1 else Y, judged=judged)
 
 
-def fit_estimator(estimator, X, y, folds=None, *, judged=True):
+def fit_estimator(estimator, X, y, folds=None, *, judged):
     """``estimator.fit(X, y)``, with ``folds`` where given.
 
     A randomts regressor's fit does not name the constant columns of the
