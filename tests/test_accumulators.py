@@ -7,7 +7,7 @@ import pytest
 
 from randomts import RandomTSRegressor, RuleBase
 from randomts.core import accumulators
-from randomts.core.accumulators import fold_rows, stripe_bounds
+from randomts.core.accumulators import LeastSquaresAccumulator, fold_rows, stripe_bounds
 from randomts.core.design import design_matrix, design_rows_writer
 from randomts.core.membership import firing_strengths
 from randomts.core.solvers import solve_least_squares
@@ -101,6 +101,20 @@ def test_every_path_gives_the_same_consequents(solver):
     for rows in np.array_split(np.arange(6000), 4):
         parts.partial_fit(X[rows], Y[rows])
     assert np.abs(parts.predict(X) - whole).max() < 1e-10 * scale
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_ridge_on_few_rows_is_the_same_from_the_rows_and_from_the_gram_matrix(seed):
+    """Fewer rows than columns: the SVD of the rows and the Cholesky factor solve one system."""
+    rng = np.random.default_rng(seed)
+    K, Y = rng.normal(size=(40, 120)), rng.normal(size=(40, 2))
+    largest = np.linalg.eigvalsh(K.T @ K)[-1]
+    for alpha in (1e-3 * largest, 1e-1 * largest):
+        rows = LeastSquaresAccumulator(120, 2, solver="pinv").update(K, Y).solve(alpha)
+        gram = LeastSquaresAccumulator(120, 2, solver="cholesky").update(K, Y).solve(alpha)
+        # the normal equations round by columns x eps, amplified by cond(K^T K + alpha I)
+        bound = 120 * np.finfo(float).eps * (largest + alpha) / alpha * np.abs(gram).max()
+        assert np.abs(rows - gram).max() <= 10 * bound
 
 
 # ------------------------------------------------------------------ minimum norm

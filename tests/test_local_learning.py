@@ -397,3 +397,51 @@ def test_design_rows_are_kept_while_few_and_give_the_gram_matrix_fit():
     assert few.update(X[80:], Y[80:], folds[80:]).design_rows is None  # 120 rows: beyond half
     with pytest.raises(ValueError, match="decomposition"):
         few.select("global", decomposition="svd")
+
+
+def _arrivals(X, Y, rules, folds):
+    """The same rows folded in five ways: whole, in parts, merged, with a Gram matrix asked for between."""
+
+    def stats(rows):
+        return LearningStatistics(rules, Y.shape[1]).update(X[rows], Y[rows], folds[rows])
+
+    a, b, c = np.arange(0, 30), np.arange(30, 60), np.arange(60, len(X))
+    whole = stats(np.arange(len(X)))
+    parts = stats(a).update(X[b], Y[b], folds[b]).update(X[c], Y[c], folds[c])
+    merged = stats(a).merge(stats(b)).merge(stats(c))
+    asked = stats(a)
+    asked.gram()  # formed while the rows are few, then kept up to date
+    asked = asked.merge(stats(b)).update(X[c], Y[c], folds[c])
+    into_formed = stats(c).merge(stats(a).merge(stats(b)))  # few rows merged into a Gram matrix
+    return {"whole": whole, "parts": parts, "merged": merged, "asked": asked, "into": into_formed}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_gram_matrices_are_the_rows_however_they_arrive(seed):
+    X, Y, rules = _problem(seed, n=120, d=3, h=40, m=2)  # 160 columns: rows few up to 80
+    folds = interleaved_folds(len(X))
+    M = np.column_stack([rules.design_matrix(X), Y, np.ones(len(X))])
+    for name, stats in _arrivals(X, Y, rules, folds).items():
+        assert stats.n_samples == len(X), name
+        assert stats.design_rows is None, name  # 120 rows: beyond half the columns
+        assert stats.fires(), name
+        for exclude in (None, 0, 3):
+            kept = M[folds != exclude]
+            # a sum of products: each entry rounds by at most rows x eps x the sum of |products|
+            bound = len(kept) * np.finfo(float).eps * (np.abs(kept).T @ np.abs(kept))
+            assert np.all(np.abs(stats.gram(exclude) - kept.T @ kept) <= bound), (name, exclude)
+    few = LearningStatistics(rules, 2).update(X[:40], Y[:40], folds[:40])
+    kept = M[:40]
+    bound = len(kept) * np.finfo(float).eps * (np.abs(kept).T @ np.abs(kept))
+    assert np.all(np.abs(few.gram() - kept.T @ kept) <= bound)
+    assert [len(rows) for rows in few.design_rows] == [8] * 5  # still kept after the Gram matrix
+
+
+def test_nothing_fires_is_seen_from_the_rows_and_from_the_gram_matrices():
+    X, Y, rules = _problem(0, n=120, d=3, h=40, m=1, normalize=False)
+    far = rules.replace(centers=rules.centers + 1e3, sigmas=np.full_like(rules.sigmas, 0.1))
+    for n in (40, 120):  # the rows kept, then the Gram matrices
+        assert LearningStatistics(rules).update(X[:n], Y[:n]).fires()
+        assert not LearningStatistics(far).update(X[:n], Y[:n]).fires()
+        with pytest.raises(ValueError, match="fire"):
+            fit_consequents(far, X[:n], Y[:n], learning="combined")

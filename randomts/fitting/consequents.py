@@ -320,7 +320,7 @@ def _fit_learning(antecedents, X, Y, order, alpha, learning, local_weight, folds
     n_folds = int(folds.max()) + 1 if n_samples else 1
     statistics = LearningStatistics(antecedents, Y.shape[1], order=order, n_folds=n_folds)
     statistics.update(X, Y, folds, n_jobs=n_jobs)
-    if not any(gram.fires() for gram in statistics.grams):
+    if not statistics.fires():
         raise ValueError(_nothing_fires(n_samples))
     selection = statistics.select(
         learning, local_weight=local_weight, alpha=alpha, toward_mean=alpha == "auto"

@@ -46,7 +46,10 @@ few rules that local learning is for, about twenty times a global fit for
 100 rules on 10 inputs (``benchmarks/bench_honest_rules.py --cost``). Given folds (e.g. contiguous blocks of a time series) also choose
 ``alpha`` alone for global learning; on at most half as many rows as columns
 (a short record with many lags) it decomposes the rows themselves instead,
-at a cost of ``rows^2 x columns`` (``benchmarks/bench_sysid.py --short``).
+at a cost of ``rows^2 x columns`` (``benchmarks/bench_sysid.py --short``),
+and no ``(n_columns, n_columns)`` matrix is formed: the statistics keep the
+rows while they are few and form the Gram matrices from them only when
+they stop being few or another objective asks for them.
 """
 
 from __future__ import annotations
@@ -58,14 +61,9 @@ import scipy.linalg
 
 from randomts._validation import check_int, check_option, check_real
 from randomts.core import membership
-from randomts.core.accumulators import LeastSquaresAccumulator
+from randomts.core.accumulators import FEW_ROWS, LeastSquaresAccumulator, thin_svd
 from randomts.core.design import design_matrix, design_rows_writer
 from randomts.fitting.ridge import best_index, mean_prior, ridge_grid
-
-# Global learning decomposes the design rows (their SVD) instead of the Gram matrix (its eigh)
-# where they number at most this fraction of the columns: on one thread the SVD of 0.5 x 2600
-# rows took 0.45 the time of the eigh of 2600 columns, 0.8 x 2600 rows 1.6 times.
-_WIDE = 0.5
 
 __all__ = [
     "LEARNING",
@@ -265,9 +263,12 @@ class LearningStatistics:
     ----------
     design_rows : list of ndarray or None
         The rows ``[K Y]`` of each fold while every fold's rows together
-        number at most half the columns of ``K``; None beyond. Global
+        number at most half the columns of ``K``
+        (:data:`~randomts.core.accumulators.FEW_ROWS`); None beyond. Global
         learning then decomposes them instead of the Gram matrix
-        (``select``'s ``decomposition``).
+        (``select``'s ``decomposition``), and the Gram matrices are formed
+        only if asked for (:meth:`gram`, the other objectives): while the
+        rows are few, no ``(columns, columns)`` matrix need exist.
 
     Examples
     --------
@@ -293,16 +294,10 @@ class LearningStatistics:
         n_rules, n_features = antecedents.n_rules, antecedents.n_features
         self.p = n_features + 1 if order == 1 else 1
         self.n_columns = n_rules * self.p
-        what = f"n_rules={n_rules} with {n_features} inputs and order={order}"
-        self.grams = [
-            LeastSquaresAccumulator(
-                self.n_columns, self.n_outputs + 1, solver="cholesky", what=what
-            )
-            for _ in range(self.n_folds)
-        ]
+        self._what = f"n_rules={n_rules} with {n_features} inputs and order={order}"
+        self._grams = None  # formed from the rows when asked for or when the rows stop being few
+        self._counts = np.zeros(self.n_folds, dtype=np.int64)
         self.local = np.zeros((self.n_folds, n_rules, self.p, self.p))
-        # the design rows of each fold, kept while they are few beside the columns: global learning
-        # decomposes them instead of the Gram matrix (and they take less memory)
         self.design_rows = [
             np.zeros((0, self.n_columns + self.n_outputs)) for _ in range(self.n_folds)
         ]
@@ -310,7 +305,29 @@ class LearningStatistics:
     @property
     def n_samples(self):
         """Rows folded in."""
-        return sum(gram.n_samples for gram in self.grams)
+        return int(self._counts.sum())
+
+    def _few(self, n_rows):
+        return n_rows <= FEW_ROWS * self.n_columns
+
+    def _formed_grams(self):
+        """The Gram accumulators of ``[K Y 1]`` of every fold, formed from the rows kept if not yet."""
+        if self._grams is None:
+            self._grams = [
+                LeastSquaresAccumulator(
+                    self.n_columns, self.n_outputs + 1, solver="cholesky", what=self._what
+                )
+                for _ in range(self.n_folds)
+            ]
+            self._add_rows(self.design_rows)
+        return self._grams
+
+    def _add_rows(self, design_rows):
+        """Fold the rows ``[K Y]`` of every fold into the Gram accumulators, as rows ``[K Y 1]``."""
+        p = self.n_columns
+        for gram, rows in zip(self._grams, design_rows, strict=True):
+            if rows.shape[0]:
+                gram.update(rows[:, :p], np.hstack([rows[:, p:], np.ones((rows.shape[0], 1))]))
 
     def update(self, X, Y, folds=None, *, n_jobs=None):
         """Fold in rows ``X``, ``Y`` with their fold labels (default all in fold 0); returns self."""
@@ -318,23 +335,26 @@ class LearningStatistics:
         if folds is None:
             folds = np.zeros(X.shape[0], dtype=np.int64)
         rb = self.antecedents
-        if self.n_samples + X.shape[0] > _WIDE * self.n_columns:
+        if self.design_rows is not None and not self._few(self.n_samples + X.shape[0]):
+            self._formed_grams()
             self.design_rows = None
         for f in range(self.n_folds):
             rows = np.flatnonzero(folds == f)
             if rows.size == 0:
                 continue
             Xf = X[rows]
-            augmented = np.column_stack([Y[rows], np.ones(rows.size)])
-            write = design_rows_writer(
-                Xf, augmented, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
-            )
-            self.grams[f].update_rows(write, rows.size, n_jobs=n_jobs)
             weights = membership.firing_strengths(Xf, rb.centers, rb.sigmas, normalize=rb.normalize)
             local_grams(weights, Xf, order=self.order, out=self.local[f])
             if self.design_rows is not None:
                 K = design_matrix(weights, Xf, order=self.order)
                 self.design_rows[f] = np.vstack([self.design_rows[f], np.hstack([K, Y[rows]])])
+            if self._grams is not None:
+                augmented = np.column_stack([Y[rows], np.ones(rows.size)])
+                write = design_rows_writer(
+                    Xf, augmented, rb.centers, rb.sigmas, normalize=rb.normalize, order=self.order
+                )
+                self._grams[f].update_rows(write, rows.size, n_jobs=n_jobs)
+            self._counts[f] += rows.size
         return self
 
     def merge(self, other):
@@ -347,25 +367,58 @@ class LearningStatistics:
             raise ValueError(
                 "Can only merge LearningStatistics with the same folds, columns and outputs."
             )
-        for mine, theirs in zip(self.grams, other.grams, strict=True):
-            mine.merge(theirs)
-        self.local += other.local
-        if self.design_rows is None or other.design_rows is None:
-            self.design_rows = None
-        elif self.n_samples > _WIDE * self.n_columns:
-            self.design_rows = None
-        else:
+        keep = (
+            self.design_rows is not None
+            and other.design_rows is not None
+            and self._few(self.n_samples + other.n_samples)
+        )
+        if self._grams is not None or other._grams is not None or not keep:
+            grams = self._formed_grams()
+            if other._grams is not None:
+                for mine, theirs in zip(grams, other._grams, strict=True):
+                    mine.merge(theirs)
+            else:  # the other's rows are all it holds
+                self._add_rows(other.design_rows)
+        if keep:
             pairs = zip(self.design_rows, other.design_rows, strict=True)
             self.design_rows = [np.vstack(pair) for pair in pairs]
+        else:
+            self.design_rows = None
+        self.local += other.local
+        self._counts += other._counts
         return self
+
+    def fires(self):
+        """Whether any row folded in so far has a nonzero entry of ``K`` (some rule fires on it)."""
+        if self.design_rows is not None:
+            return any(bool(np.any(rows[:, : self.n_columns])) for rows in self.design_rows)
+        return any(gram.fires() for gram in self._grams)
+
+    def gram(self, exclude=None):
+        """The Gram matrix of ``[K Y 1]`` over every fold but ``exclude``, whole and symmetric.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from randomts import RuleBase
+        >>> rules = RuleBase(centers=[[0.0]], sigmas=[[1.0]], normalize=True)
+        >>> X = np.array([[0.0], [1.0], [2.0]]); y = np.array([1.0, 2.0, 3.0])
+        >>> stats = LearningStatistics(rules, n_folds=2).update(X, y, np.array([0, 1, 1]))
+        >>> stats.gram(exclude=0)  # of fold 1's rows [K Y 1] = [x 1 y 1]: [1 1 2 1], [2 1 3 1]
+        array([[ 5.,  3.,  8.,  3.],
+               [ 3.,  2.,  5.,  2.],
+               [ 8.,  5., 13.,  5.],
+               [ 3.,  2.,  5.,  2.]])
+        """
+        grams = self._formed_grams()
+        G = sum(np.triu(grams[f].factor) for f in range(self.n_folds) if f != exclude)
+        return G + np.triu(G, 1).T
 
     def _totals(self, exclude=None):
         """Gram (symmetric) and block-diagonal local matrix of every fold but ``exclude``."""
         folds = [f for f in range(self.n_folds) if f != exclude]
-        G = sum(np.triu(self.grams[f].factor) for f in folds)
-        G = G + np.triu(G, 1).T
         D = _block_diagonal(self.local[folds].sum(axis=0))
-        return G, D, sum(self.grams[f].n_samples for f in folds)
+        return self.gram(exclude), D, int(self._counts[folds].sum())
 
     def _systems(self, learning, weights, rows, exclude=None):
         """The system of every local weight, on every fold but ``exclude``: of the rows if given."""
@@ -424,7 +477,7 @@ class LearningStatistics:
         if n_samples == 0:
             raise ValueError("No rows have been folded in: call update(X, Y) first.")
         choose = (learning == "combined" and local_weight == "auto") or given_alpha is None
-        filled = [f for f in range(self.n_folds) if self.grams[f].n_samples]
+        filled = [f for f in range(self.n_folds) if self._counts[f]]
         systems = self._systems(learning, weights, rows)
         alphas = np.array([system.grid(given_alpha) for system in systems])
         errors = None
@@ -437,11 +490,7 @@ class LearningStatistics:
                 )
             squared = np.zeros(alphas.shape)
             for f in filled:
-                if rows is None:
-                    held_out = np.triu(self.grams[f].factor)
-                    held_out = held_out + np.triu(held_out, 1).T
-                else:
-                    held_out = rows[f]
+                held_out = rows[f] if rows is not None else self._formed_grams()[f].gram()
                 for i, system in enumerate(self._systems(learning, weights, rows, exclude=f)):
                     # the same relative grid point in every fold
                     grid = system.grid(given_alpha)
@@ -544,7 +593,7 @@ class _RowSystem(_System):
         p, m = n_columns, n_outputs
         self.p, self.m, self.n, self.total = p, m, rows.shape[0], 1.0
         self.K, self.Y = rows[:, :p], rows[:, p : p + m]
-        singular, right = _singular(self.K)
+        _, singular, right = thin_svd(self.K)
         self.V = right[::-1].T  # ascending, as eigh's
         self._diagonalised(singular[::-1] ** 2, float(np.sum(self.K**2)))
 
@@ -565,17 +614,6 @@ class _RowSystem(_System):
         gamma = self.solve(alphas, self.mean_prior() if toward_mean else None)
         predicted = np.einsum("np,pam->nam", held_out[:, :p], gamma)
         return np.sum((predicted - held_out[:, None, p : p + m]) ** 2, axis=(0, 2))
-
-
-def _singular(rows):
-    """The singular values and right singular vectors (as rows) of ``rows``."""
-    try:
-        _, singular, right = scipy.linalg.svd(rows, full_matrices=False, check_finite=False)
-    except np.linalg.LinAlgError:  # the divide-and-conquer driver did not converge
-        _, singular, right = scipy.linalg.svd(
-            rows, full_matrices=False, check_finite=False, lapack_driver="gesvd"
-        )
-    return singular, right
 
 
 def solve_learning(G, D, n_samples, n_columns, n_outputs, learning, local_weight, alpha, prior):

@@ -11,7 +11,10 @@ and refines, on the rest, the one-step ridge solution of the candidate's rules
 Those solutions share their factors: the Gram matrix of the design rows of
 every piece of the records is accumulated once (the fitting engine,
 :class:`~randomts.core.accumulators.LeastSquaresAccumulator`), and a fold's is
-the sum of the pieces it keeps. :func:`choose` keeps the simplest candidate
+the sum of the pieces it keeps; where the rows number at most half the
+columns (:data:`~randomts.core.accumulators.FEW_ROWS`), the pieces keep their
+rows instead, and a fold's ridge solution comes from the singular value
+decomposition of the rows it keeps. :func:`choose` keeps the simplest candidate
 that no more complex one beats beyond the noise of the blocks.
 
 The lagged rows of every record are built once per lag structure
@@ -33,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
-from randomts.core.accumulators import LeastSquaresAccumulator
+from randomts.core.accumulators import FEW_ROWS, LeastSquaresAccumulator
 from randomts.core.ranges import span_distance
 from randomts.dynamics.narx import FALLBACK_SPAN
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
@@ -360,10 +363,12 @@ def _fold_starts(estimator, problem, rows, touched, n_folds):
     chunk = max(1, _DESIGN_ELEMENTS // n_columns)
     groups = {}
     antecedents = problem.antecedents() if learning != "global" else None
+    # few rows beside the columns: kept and decomposed (their SVD), no Gram matrix formed
+    solver = "pinv" if rows.X.shape[0] <= FEW_ROWS * n_columns else "cholesky"
     for key in np.unique(touched, axis=0):
         where = np.flatnonzero(np.all(touched == key, axis=1))
         if learning == "global":
-            group = LeastSquaresAccumulator(n_columns, n_outputs, solver="cholesky")
+            group = LeastSquaresAccumulator(n_columns, n_outputs, solver=solver)
             for start in range(0, where.size, chunk):
                 part = where[start : start + chunk]
                 group.update(problem.design(rows.X[part]), rows.Y[part])
@@ -382,10 +387,9 @@ def _fold_starts(estimator, problem, rows, touched, n_folds):
         if learning == "global":
             starts.append(total.solve(alpha))
             continue
-        gram = total.grams[0].gram()
         starts.append(
             solve_learning(
-                gram,
+                total.gram(),
                 total.local[0],
                 total.n_samples,
                 n_columns,
