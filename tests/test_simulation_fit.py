@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from randomts import ConstantInputWarning, NARXRegressor, RandomTSRegressor, RuleBase
+from randomts.dynamics import simulation_fit
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
 from randomts.dynamics.simulation_fit import SimulationProblem, refine_for_simulation
@@ -511,3 +512,32 @@ def test_the_compiled_steps_are_the_numpy_steps(
     # sums in another order: rounding of a few ulps, grown along 20 steps of feedback
     np.testing.assert_allclose(out_c, out_n, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(S_c, S_n, rtol=1e-8, atol=1e-10 * np.abs(S_n).max())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_problems_too_large_to_refine_side_by_side_are_refined_one_after_another(seed, monkeypatch):
+    """Grouped by the bound on the Jacobians held at once: each problem refined as side by side."""
+    rng = np.random.default_rng(seed)
+    u = rng.uniform(-1, 1, size=(400, 2))
+    y = np.zeros((400, 2))
+    for k in range(1, 400):
+        y[k] = 0.6 * y[k - 1] + np.tanh(u[k - 1] + 0.3 * y[k - 1, ::-1])
+    narx = NARX(2, 2, input_names=["u0", "u1"], output_names=["y0", "y1"])
+    rules = RuleBase.random(n_features=8, n_outputs=2, n_rules=6, random_state=seed)
+    problem = SimulationProblem(narx, rules, np.zeros(8), np.ones(8))
+    cuts = [0, 100, 200, 300, 400]
+    blocks = list(zip(cuts[:-1], cuts[1:], strict=True))
+    held = [[(u[a:b], y[a:b])] for a, b in blocks]
+    fitted = [[(u[s:e], y[s:e]) for s, e in ((0, a), (b, 400)) if e - s > 60] for a, b in blocks]
+    starts = [problem.gamma0] * 4
+    together = problem.refine_many(starts, fitted, held, alpha=1e-3, horizon=50)
+    monkeypatch.setattr(simulation_fit, "_MAX_SIDE_BY_SIDE", 1)  # every problem alone
+    alone = problem.refine_many(starts, fitted, held, alpha=1e-3, horizon=50)
+    assert any(result.best_iteration > 0 for result in together)
+    for a, b in zip(together, alone, strict=True):
+        assert a.best_iteration == b.best_iteration
+        # the same arithmetic on each problem's windows; a product of the stacked windows may
+        # round by its size, far below what the steps move
+        scale = np.abs(a.gamma).max()
+        assert np.abs(a.gamma - b.gamma).max() <= 1e-9 * scale
+        assert b.error == pytest.approx(a.error, rel=1e-9)

@@ -75,6 +75,10 @@ __all__ = [
 _MAX_RESIDUALS = 12_000
 _MAX_SENSITIVITIES = 2_500_000
 _MIN_RESIDUALS = 500
+# Entries of the Jacobians of the problems refined side by side at the most, or one problem's:
+# problems beyond are refined in groups, one after another (each holds its Jacobian through its
+# steps). Six folds of 6,400 consequents of 6 outputs on segments of 200 steps held 2.2 GB.
+_MAX_SIDE_BY_SIDE = 8 * _MAX_SENSITIVITIES
 # A held-out stretch runs freely in pieces of at most this many segments' steps, side by side.
 _RUN_SEGMENTS = 5
 
@@ -451,8 +455,10 @@ class SimulationProblem:
 
         Every problem has its start, its stretches to fit on and to stop on,
         and its own Levenberg-Marquardt steps; their runs advance side by side,
-        so that the steps of one loop serve them all. The result of every
-        problem is that of :meth:`refine` on it alone (to rounding).
+        so that the steps of one loop serve them all. Problems whose Jacobians
+        together would hold more than 20 million entries are refined in
+        groups, one after another. The result of every problem is that of
+        :meth:`refine` on it alone (to rounding).
 
         Parameters
         ----------
@@ -489,6 +495,20 @@ class SimulationProblem:
             for held in held_out
         ]
         folds = _Folds(self, starts, fitted, runs, horizon, alpha)
+        groups = _side_by_side(folds.jacobian_entries())
+        if len(groups) > 1:  # too large to hold every Jacobian at once: group after group
+            settings = dict(alpha=alpha, horizon=horizon, max_iter=max_iter, patience=patience)
+            results = [None] * n_problems
+            for group in groups:
+                refined = self.refine_many(
+                    [starts[f] for f in group],
+                    [fitted[f] for f in group],
+                    [held_out[f] for f in group],
+                    **settings,
+                )
+                for f, result in zip(group, refined, strict=True):
+                    results[f] = result
+            return results
         everyone = np.arange(n_problems)
         start_errors = folds.held_out_errors(everyone, starts)
         gammas = [np.array(start, dtype=float) for start in starts]
@@ -598,6 +618,14 @@ class _Folds:
     def has_segments(self, f):
         return self.segments[f][0] is not None
 
+    def jacobian_entries(self):
+        """Entries of every problem's Jacobian (residuals x parameters), 0 without segments."""
+        n_parameters = self.problem.gamma0.size
+        return [
+            0 if Y is None else Y.shape[0] * h * Y.shape[2] * n_parameters
+            for (Y, _), h in zip(self.segments, self.horizons, strict=True)
+        ]
+
     def has_held_out(self, f):
         return self.runs[f] is not None
 
@@ -680,6 +708,29 @@ class _Folds:
             counted = self.runs[which[j]][2]
             errors[j] = run_rmse((simulated - measured)[counted])
         return errors
+
+
+def _side_by_side(entries, most=None):
+    """Consecutive groups of problems whose Jacobians' entries add up to at most ``most`` (or one).
+
+    ``most`` defaults to the module's bound on the entries held side by side.
+
+    Examples
+    --------
+    >>> _side_by_side([4, 4, 4, 9, 1], most=8)
+    [[0, 1], [2], [3], [4]]
+    >>> _side_by_side([1, 2, 3])
+    [[0, 1, 2]]
+    """
+    most = _MAX_SIDE_BY_SIDE if most is None else most
+    groups, total = [], 0
+    for f, size in enumerate(entries):
+        if not groups or total + size > most:
+            groups.append([])
+            total = 0
+        groups[-1].append(f)
+        total += size
+    return groups
 
 
 def in_units(centers, sigmas, coef, intercept, mean, scale):
