@@ -77,7 +77,8 @@ _MAX_SENSITIVITIES = 2_500_000
 _MIN_RESIDUALS = 500
 # Entries of the Jacobians of the problems refined side by side at the most, or one problem's:
 # problems beyond are refined in groups, one after another (each holds its Jacobian through its
-# steps). Six folds of 6,400 consequents of 6 outputs on segments of 200 steps held 2.2 GB.
+# steps). Five refinements of 6,400 consequents of 6 outputs, one 200-step segment each, held
+# 1.8 GB side by side.
 _MAX_SIDE_BY_SIDE = 8 * _MAX_SENSITIVITIES
 # A held-out stretch runs freely in pieces of at most this many segments' steps, side by side.
 _RUN_SEGMENTS = 5
