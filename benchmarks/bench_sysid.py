@@ -50,13 +50,14 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 
 from randomts import NARXRegressor
-from randomts.core.regions import REGIONS_KEY
 from randomts.dynamics.narx import NARX
 from randomts.exceptions import RandomTSWarning
 
 SEEDS = (0, 1, 2)
 # "auto", or fixed lags (from --lags)
 LAGS = {"y_lags": "auto", "u_lags": "auto"}
+# NARXRegressor's other settings for every fit of the protocols and the records (from the flags)
+SETTINGS = {}
 # the estimators NARXRegressor's defaults fit and choose from, in order
 CANDIDATES = (
     "100 random rules",
@@ -69,9 +70,9 @@ CANDIDATES = (
 
 
 def kept_candidate(model):
-    """The name of the default candidate ``model`` kept (grown rules keep their regions)."""
+    """The name of the default candidate ``model`` kept (grown rules keep their growth's record)."""
     rules = model.rule_base_
-    if REGIONS_KEY in rules.metadata:
+    if "growth" in rules.metadata:
         return CANDIDATES[3].format(rules.n_rules)
     if model.narx_.powers:
         return CANDIDATES[5 if model.narx_.products else 4]
@@ -161,13 +162,13 @@ def fit_seeds(u, y, seeds):
     """
     fitted = []
     for seed in seeds:
-        model, seconds = fit_timed(u, y, random_state=seed, **LAGS)
+        model, seconds = fit_timed(u, y, random_state=seed, **LAGS, **SETTINGS)
         lags = {"y_lags": model.narx_.y_lags, "u_lags": model.narx_.u_lags}
         kept = kept_candidate(model)
         refined = model.simulation_fit_.best_iteration > 0
         timing = f"fit {seconds:.1f} s"
         if LAGS["y_lags"] == "auto" or LAGS["u_lags"] == "auto":  # the same lags, fixed
-            _, fixed = fit_timed(u, y, random_state=seed, **lags)
+            _, fixed = fit_timed(u, y, random_state=seed, **lags, **SETTINGS)
             timing += f" (lags {len(lags['y_lags'])}, {len(lags['u_lags'])} given: {fixed:.1f} s)"
         else:
             fixed = seconds
@@ -386,7 +387,7 @@ def robustness(seeds):
         reference = min(arx_error, float(np.std(y[cut:])))
         errors, flags = [], set()
         for seed in seeds:
-            model = NARXRegressor(n, n, random_state=seed).fit(u_fit, y[:cut])
+            model = NARXRegressor(n, n, random_state=seed, **SETTINGS).fit(u_fit, y[:cut])
             run = quiet_run(model, u_run, y[cut - n : cut], **steps)
             errors.append(rmse(np.asarray(run)[n:], y[cut:]))
             flags |= {"diverged"} if run.diverged else set()
@@ -528,7 +529,14 @@ def main():
         action="store_true",
         help="the free run's robustness on R's series and generated systems instead",
     )
+    parser.add_argument(
+        "--refine-antecedents",
+        action="store_true",
+        help="NARXRegressor(refine_antecedents=True) for the protocols and the records",
+    )
     args = parser.parse_args()
+    if args.refine_antecedents:
+        SETTINGS.update(refine_antecedents=True)
     if args.intervals:
         return interval_coverage(args.folder)
     if args.records:

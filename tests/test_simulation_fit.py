@@ -28,31 +28,21 @@ def _system(seed, n=900, noise=0.05):
     return u, y, y + noise * rng.normal(size=y.shape)
 
 
-@pytest.mark.parametrize("powers", [(), (2, 3), "products"])
-@pytest.mark.parametrize("target", ["increment", "output"])
-@pytest.mark.parametrize("normalize", [False, True])
-@pytest.mark.parametrize("seed", [0, 1])
-def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize, seed):
-    u, _, measured = _system(seed, n=200)
-    products = powers == "products"  # every monomial of degree 2 and 3 of the lagged outputs
-    powers = (2, 3) if products else powers
-    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers, products=products)
-    X, Y = narx.regressors(u, measured)
+def _rules_on_data(X, normalize, seed, n_rules):
+    """Random rules placed on the standardised data: the data's mean and spread, and the rules."""
     mean, scale = X.mean(axis=0), X.std(axis=0)
     rules = RuleBase.random(
-        n_features=X.shape[1], n_rules=5, normalize=normalize, random_state=seed
+        n_features=X.shape[1], n_rules=n_rules, normalize=normalize, random_state=seed
     )
     rules = rules.replace(centers=mean + scale * rules.centers, sigmas=2 * scale * rules.sigmas)
-    rules = rules.fit_consequents(X, Y, alpha=1e-3)
-    problem = SimulationProblem(narx, rules, mean, scale, 1)
-    windows = np.stack([measured[s : s + 12] for s in (0, 40, 90)])
-    inputs = np.stack([u[s : s + 12] for s in (0, 40, 90)])
-    gamma = problem.gamma0
-    _, S = problem.run(gamma, windows, inputs, 10, True)
-    rng = np.random.default_rng(seed)
-    for index in rng.choice(gamma.size, size=6, replace=False):
-        h = 1e-6 * max(1.0, abs(gamma.flat[index]))
-        plus, minus = gamma.copy(), gamma.copy()
+    return rules, mean, scale
+
+
+def _check_sensitivities(problem, parameters, indices, windows, inputs, S):
+    """The sensitivities ``S`` of the parameters at ``indices`` against central differences."""
+    for index in indices:
+        h = 1e-6 * max(1.0, abs(parameters.flat[index]))
+        plus, minus = parameters.copy(), parameters.copy()
         plus.flat[index] += h
         minus.flat[index] -= h
         difference = (
@@ -63,6 +53,88 @@ def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize
         # eps * |y| / h, both far below 1e-5 of the sensitivities' scale here
         scale_of = max(1.0, float(np.max(np.abs(S[..., index]))))
         assert np.max(np.abs(S[..., index] - difference)) <= 1e-5 * scale_of
+
+
+@pytest.mark.parametrize("powers", [(), (2, 3), "products"])
+@pytest.mark.parametrize("target", ["increment", "output"])
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sensitivities_are_the_derivatives_of_the_runs(powers, target, normalize, seed):
+    u, _, measured = _system(seed, n=200)
+    products = powers == "products"  # every monomial of degree 2 and 3 of the lagged outputs
+    powers = (2, 3) if products else powers
+    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers, products=products)
+    X, Y = narx.regressors(u, measured)
+    rules, mean, scale = _rules_on_data(X, normalize, seed, n_rules=5)
+    rules = rules.fit_consequents(X, Y, alpha=1e-3)
+    problem = SimulationProblem(narx, rules, mean, scale, 1)
+    windows = np.stack([measured[s : s + 12] for s in (0, 40, 90)])
+    inputs = np.stack([u[s : s + 12] for s in (0, 40, 90)])
+    gamma = problem.gamma0
+    _, S = problem.run(gamma, windows, inputs, 10, True)
+    indices = np.random.default_rng(seed).choice(gamma.size, size=6, replace=False)
+    _check_sensitivities(problem, gamma, indices, windows, inputs, S)
+
+
+@pytest.mark.parametrize("powers", [(), (2, 3)])
+@pytest.mark.parametrize("target", ["increment", "output"])
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sensitivities_to_the_antecedents_are_the_derivatives_of_the_runs(
+    powers, target, normalize, seed
+):
+    """Every centre and log width, and some consequents, against central differences."""
+    u, _, measured = _system(seed, n=200)
+    narx = NARX(y_lags=2, u_lags=2, target=target, powers=powers)
+    X, Y = narx.regressors(u, measured)
+    rules, mean, scale = _rules_on_data(X, normalize, seed, n_rules=4)
+    rules = rules.fit_consequents(X, Y, alpha=1e-3)
+    problem = SimulationProblem(narx, rules, mean, scale, 1, antecedents=True)
+    assert problem.n_parameters == problem.gamma0.size + 2 * rules.centers.size
+    windows = np.stack([measured[s : s + 12] for s in (0, 40, 90)])
+    inputs = np.stack([u[s : s + 12] for s in (0, 40, 90)])
+    theta = problem.pack(problem.gamma0)
+    _, S = problem.run(theta, windows, inputs, 10, True)
+    assert S.shape[-1] == theta.size
+    consequents = np.random.default_rng(seed).choice(problem.gamma0.size, size=4, replace=False)
+    indices = [*consequents, *range(problem.gamma0.size, theta.size)]
+    _check_sensitivities(problem, theta, indices, windows, inputs, S)
+    # an antecedent moves the run: its sensitivities are not all zero
+    assert np.max(np.abs(S[..., problem.gamma0.size :])) > 1e-3 * np.max(np.abs(S))
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_packed_parameters_are_the_rules_and_predict_as_they_do(normalize):
+    """pack, unpack, rules and predict agree: the start is the rule base, a move moves its sets."""
+    u, _, measured = _system(3, n=200)
+    narx = NARX(y_lags=2, u_lags=1)
+    X, Y = narx.regressors(u, measured)
+    rules, mean, scale = _rules_on_data(X, normalize, 3, n_rules=4)
+    rules = rules.fit_consequents(X, Y, alpha=1e-3)
+    problem = SimulationProblem(narx, rules, mean, scale, 1, antecedents=True)
+    theta = problem.pack(problem.gamma0)
+    assert theta.shape == (problem.n_parameters,)
+    assert np.array_equal(problem.pack(theta), theta)  # exact: a packed vector is returned as is
+    back = problem.rules(theta)
+    for name in ("centers", "sigmas", "coef", "intercept"):
+        original = getattr(rules, name)
+        # standardised and back: a few roundings of the regressors' scale
+        tolerance = 1e-12 * max(1.0, float(np.abs(original).max())) * max(1.0, scale.max())
+        assert np.max(np.abs(getattr(back, name) - original)) <= tolerance
+    moved = theta.copy()
+    moved[problem.gamma0.size :] += 0.1 * np.random.default_rng(0).normal(
+        size=theta.size - problem.gamma0.size
+    )
+    changed = problem.rules(moved)
+    assert np.max(np.abs(changed.centers - rules.centers)) > 1e-3 * scale.min()
+    expected = changed.predict(X).reshape(-1, 1)
+    np.testing.assert_allclose(
+        problem.predict(X, moved), expected, rtol=1e-10, atol=1e-12 * np.abs(expected).max()
+    )
+    # a problem that keeps its antecedents has the consequents alone as its parameters
+    fixed = SimulationProblem(narx, rules, mean, scale, 1)
+    assert fixed.pack(fixed.gamma0).shape == fixed.gamma0.shape
+    assert fixed.n_parameters == fixed.gamma0.size
 
 
 @pytest.mark.parametrize("products", [False, True])
@@ -193,20 +265,104 @@ def test_parameters_and_records():
         NARXRegressor(y_lags=2, focus="simulation").fit(u[:6], measured[:6])
 
 
-def test_saved_model_simulates_as_fitted(tmp_path):
+@pytest.mark.parametrize("refine_antecedents", [False, True])
+def test_saved_model_simulates_as_fitted(tmp_path, refine_antecedents):
     from randomts.io import load, save
 
     u, _, measured = _system(4, n=500)
-    model = NARXRegressor(y_lags=1, u_lags=1, focus="simulation", random_state=0)
+    model = NARXRegressor(
+        y_lags=1,
+        u_lags=1,
+        focus="simulation",
+        random_state=0,
+        refine_antecedents=refine_antecedents,
+    )
     model.fit(u, measured)
     path = tmp_path / "narx.json"
     save(model, path)
     loaded = load(path)
     assert loaded.focus == "simulation"
+    assert loaded.refine_antecedents is refine_antecedents
+    # exact: a float is written as its shortest repr, which reads back to the same bits
+    np.testing.assert_array_equal(loaded.rule_base_.centers, model.rule_base_.centers)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RandomTSWarning)
         ours, theirs = model.simulate(u, measured[:1]), loaded.simulate(u, measured[:1])
     assert np.allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+def _off_rules(seed, X, Y):
+    """Three rules along the input of a first-order system, their sets too narrow and off."""
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    centers = np.column_stack([np.zeros(3), [-1.5, 0.2, 1.5]]) * scale + mean
+    sigmas = np.column_stack([np.full(3, 1e3), np.full(3, 0.3)]) * scale  # y(k-1) untested
+    return RuleBase(centers, sigmas, normalize=True).fit_consequents(X, Y, alpha=1e-6), mean, scale
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_refining_the_antecedents_mends_sets_that_are_off(seed):
+    """Sets placed off the nonlinearity: moving them runs closer to the noise-free response.
+
+    Measured over seeds 0-7, the run with the sets refined has 0.62 to 0.79 of the error of
+    the run with the consequents alone refined, from the same start.
+    """
+    u, y, measured = _system(seed)
+    narx = NARX(1, 1)
+    X, Y = narx.regressors(u[:700], measured[:700])
+    rules, mean, scale = _off_rules(seed, X, Y)
+    errors, results = [], []
+    for antecedents in (False, True):
+        result = refine_for_simulation(
+            narx,
+            rules,
+            [(u[:600], measured[:600])],
+            [(u[600:700], measured[600:700])],
+            mean=mean,
+            scale=scale,
+            alpha=1e-6,
+            horizon=100,
+            max_iter=30,
+            antecedents=antecedents,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RandomTSWarning)
+            run = np.asarray(narx.simulate(result.rule_base, u[699:], y[699:700]))
+        errors.append(float(np.sqrt(np.mean((run[1:] - y[700:]) ** 2))))
+        results.append(result)
+    fixed, moved = results
+    assert np.array_equal(fixed.rule_base.centers, rules.centers)  # exact: kept as given
+    assert moved.best_iteration > 0
+    assert np.max(np.abs(moved.rule_base.centers - rules.centers)[:, 1]) > 0.01 * scale[1]
+    # the untested input stays untested: its width's derivative is zero
+    assert np.all(moved.rule_base.sigmas[:, 0] > 100 * scale[0])
+    assert moved.error < fixed.error
+    assert errors[1] < 0.9 * errors[0]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_narx_refines_the_antecedents_of_averaged_rules_unless_told_not_to(seed):
+    """Grown rules (the growth draws nothing at random): the same sets grown, then moved or not.
+
+    Measured: the free run from the start of the noise-free response ran 0.077 with the
+    sets as grown and 0.026 with them refined (seed 5).
+    """
+    u, y, measured = _system(seed, n=800)
+    grown = RandomTSRegressor(structure="grown", n_rules=4, learning="combined")
+    fixed = NARXRegressor(1, 1, estimator=grown, refine_antecedents=False).fit(u, measured)
+    moved = NARXRegressor(1, 1, estimator=grown).fit(u, measured)  # the default
+    assert moved.simulation_fit_.best_iteration > 0
+    assert moved.rule_base_.n_rules == fixed.rule_base_.n_rules
+    assert not np.allclose(moved.rule_base_.centers, fixed.rule_base_.centers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RandomTSWarning)
+        errors = [np.sqrt(np.mean((m.simulate(u, y[:1]) - y) ** 2)) for m in (fixed, moved)]
+    assert errors[1] < errors[0]
+
+
+def test_refine_antecedents_is_checked():
+    u, _, measured = _system(0, n=300)
+    with pytest.raises(TypeError, match="'refine_antecedents' parameter of NARXRegressor"):
+        NARXRegressor(1, 1, refine_antecedents="yes").fit(u, measured)
 
 
 def _noisy_record(seed, n):
@@ -464,8 +620,9 @@ def test_a_refinement_is_kept_only_where_it_beats_its_start_beyond_the_noise():
 @pytest.mark.parametrize("order", [0, 1])
 @pytest.mark.parametrize("target", ["increment", "output"])
 @pytest.mark.parametrize("n_rules", [6, 1])
+@pytest.mark.parametrize("antecedents", [False, True])
 def test_the_compiled_steps_are_the_numpy_steps(
-    powers, normalize, order, target, n_rules, monkeypatch
+    powers, normalize, order, target, n_rules, antecedents, monkeypatch
 ):
     """Two implementations of one step: the compiled loop and NumPy's, to rounding.
 
@@ -499,9 +656,14 @@ def test_the_compiled_steps_are_the_numpy_steps(
         0.1 * rng.normal(size=(n_rules, 2)),
         normalize=normalize,
     )
-    problem = SimulationProblem(narx, rules, np.zeros(n_features), scale, order)
+    problem = SimulationProblem(narx, rules, np.zeros(n_features), scale, order, antecedents)
     Y, U = rng.normal(size=(5, 3 + 20, 2)), rng.normal(size=(5, 3 + 20, 1))
     gammas = problem.gamma0[None] + 0.01 * rng.normal(size=(2,) + problem.gamma0.shape)
+    if problem.refines_antecedents:  # two owners with antecedents of their own
+        gammas = np.stack([problem.pack(gamma) for gamma in gammas])
+        gammas[:, problem.gamma0.size :] += 0.05 * rng.normal(
+            size=(2, problem.n_parameters - problem.gamma0.size)
+        )
     owner = np.array([0, 1, 1, 0, 1])
     results = {}
     for name, steps in (("compiled", compiled.run_steps), ("numpy", _steps.run_steps)):

@@ -16,8 +16,8 @@ cdef inline double _slope(
     Py_ssize_t o,
     Py_ssize_t g,
     const double[::1] z,
-    const double[:, ::1] centers,
-    const double[:, ::1] inverse_variances,
+    const double[:, :, ::1] centers,
+    const double[:, :, ::1] inverse_variances,
     const double[:, :, ::1] gammas,
     const double[::1] weights,
     const double[:, ::1] rule_outputs,
@@ -27,8 +27,8 @@ cdef inline double _slope(
     """d f / d z_j of output ``o``: sum_r w_r (y_r d_rj + A_rj), ``y_r`` less f if averaged."""
     cdef double total = 0.0, value
     cdef Py_ssize_t r
-    for r in range(centers.shape[0]):
-        value = -(z[j] - centers[r, j]) * inverse_variances[r, j]
+    for r in range(centers.shape[1]):
+        value = -(z[j] - centers[g, r, j]) * inverse_variances[g, r, j]
         value = rule_outputs[r, o] * value
         if linear:
             value = value + gammas[g, r * p + j, o]
@@ -56,8 +56,8 @@ cdef inline double _power(
 def run_steps(
     double[:, :, ::1] Y,
     const double[:, :, ::1] Zu,
-    const double[:, ::1] centers,
-    const double[:, ::1] inverse_variances,
+    const double[:, :, ::1] centers,
+    const double[:, :, ::1] inverse_variances,
     const double[::1] mean,
     const double[::1] scale,
     const Py_ssize_t[::1] state_lags,
@@ -75,6 +75,7 @@ def run_steps(
     int order,
     double[:, :, :, ::1] S,
     bint sensitivities,
+    bint antecedents,
     double[::1] z,
     double[::1] log_w,
     double[::1] K,
@@ -87,7 +88,8 @@ def run_steps(
 
     ``Y`` (n, lag + horizon, m): outputs written after ``lag``. ``Zu`` (n,
     horizon, n_input_columns): the standardised input columns of every step.
-    ``centers``, ``inverse_variances`` (rules, n_features) standardised; the
+    ``centers``, ``inverse_variances`` (g, rules, n_features) standardised, of
+    every segment as ``owner`` says; the
     first ``n_state`` regressor columns are the lagged outputs ``state_outputs``
     at ``state_lags``, standardised by ``mean`` and ``scale`` (n_state,).
     ``previous`` (m or 0): the state column of every output's ``y(k-1)``,
@@ -102,17 +104,20 @@ def run_steps(
     steps with respect to the segment's consequents (those of the first
     ``lag`` outputs, measured, are zero and not stored: their terms are
     left out of the sums, which for finite derivatives leaves the same
-    numbers). The last seven
+    numbers); with ``antecedents`` too, after them, with respect to the
+    centres (rules x n_features, row by row) and then the logarithms of the
+    widths. The last seven
     arguments are scratch: ``z`` (n_features + 1), ``log_w`` (rules), ``K``
     (q), ``f`` (m), ``J`` (m, n_state), ``rule_outputs`` (rules, m),
     ``table`` (n_state, the largest exponent + 1: every state column's powers).
     """
     cdef Py_ssize_t n = Y.shape[0], m = Y.shape[2]
-    cdef Py_ssize_t n_rules = centers.shape[0], n_features = centers.shape[1]
+    cdef Py_ssize_t n_rules = centers.shape[1], n_features = centers.shape[2]
     cdef Py_ssize_t ns = state_lags.shape[0], n_powers = power_sources.shape[0]
     cdef Py_ssize_t nu = n_features - ns - n_powers
     cdef Py_ssize_t q = gammas.shape[1], p = n_features + 1 if order == 1 else 1
-    cdef Py_ssize_t n_params = q * m
+    cdef Py_ssize_t n_params = q * m + (2 * n_rules * n_features if antecedents else 0)
+    cdef Py_ssize_t widths = q * m + n_rules * n_features
     cdef bint increments = previous.shape[0] > 0
     cdef bint one_rule = normalize and n_rules == 1
     cdef Py_ssize_t n_factors = power_sources.shape[1]
@@ -147,8 +152,8 @@ def run_steps(
                     for r in range(n_rules):
                         total = 0.0
                         for j in range(n_features):
-                            difference = z[j] - centers[r, j]
-                            total -= 0.5 * difference * difference * inverse_variances[r, j]
+                            difference = z[j] - centers[g, r, j]
+                            total -= 0.5 * difference * difference * inverse_variances[g, r, j]
                         log_w[r] = total
                         if total > top:
                             top = total
@@ -229,6 +234,18 @@ def run_steps(
                             S[i, step, o, a] = S[i, step, o, a] + value * S[i, c, r, a]
                     for c in range(q):
                         S[i, step, o, o * q + c] += K[c]
+                    if antecedents:
+                        # d f / d log w_r = w_r y_r (y_r less f if averaged), times d log w_r
+                        # / d c_rj = (z_j - c_rj) / sigma_rj^2 and / d log sigma_rj, that
+                        # times (z_j - c_rj)
+                        for r in range(n_rules):
+                            weight = log_w[r] * rule_outputs[r, o]
+                            base = q * m + r * n_features
+                            for j in range(n_features):
+                                difference = z[j] - centers[g, r, j]
+                                value = weight * difference * inverse_variances[g, r, j]
+                                S[i, step, o, base + j] += value
+                                S[i, step, o, widths + r * n_features + j] += value * difference
                     if increments:
                         j = previous[o]
                         c = step - state_lags[j]

@@ -38,6 +38,7 @@ def run_steps(
     order,
     S,
     sensitivities,
+    antecedents=False,
     *scratch,
 ):
     """Run every segment of ``Y`` ``horizon`` steps from its first ``lag`` outputs, in place.
@@ -50,19 +51,20 @@ def run_steps(
     >>> import numpy as np
     >>> Y = np.ones((1, 3, 1))  # y(k) = 0.5 y(k-1): one rule of a weighted average
     >>> none, no_powers = np.array([], dtype=int), np.zeros((0, 1), dtype=int)
-    >>> run_steps(Y, np.empty((1, 2, 0)), np.zeros((1, 1)), np.ones((1, 1)), np.zeros(1),
+    >>> run_steps(Y, np.empty((1, 2, 0)), np.zeros((1, 1, 1)), np.ones((1, 1, 1)), np.zeros(1),
     ...           np.ones(1), np.array([1]), np.array([0]), none, no_powers, no_powers, np.empty(0),
     ...           np.empty(0), np.array([[[0.5], [0.0]]]), np.array([0]), 1, 2, True, 1, None, False)
     >>> Y.ravel().tolist()
     [1.0, 0.5, 0.25]
     """
     n_segments, _, n_outputs = Y.shape
-    n_rules, n_features = centers.shape
+    n_rules, n_features = centers.shape[1:]
     ns = state_lags.size
     n_powers = power_sources.shape[0]
     nu = n_features - ns - n_powers
     q = gammas.shape[1]
     rows_gamma = gammas[owner]  # (n, q, m)
+    rows_centers, rows_inverse = centers[owner], inverse_variances[owner]  # (n, rules, features)
     p = n_features + 1 if order == 1 else 1
     blocks = rows_gamma.reshape(n_segments, n_rules, p, n_outputs)
     Z = np.empty((n_segments, n_features + 1))
@@ -77,8 +79,8 @@ def run_steps(
             Z[:, ns : ns + nu] = Zu[:, step]
             powers = power_values(xs, power_sources, power_exponents)
             Z[:, ns + nu : n_features] = (powers - power_mean) / power_scale
-            difference = Z[:, None, :n_features] - centers[None]  # (n, rules, features)
-            log_w = -0.5 * np.einsum("nrd,rd->nr", difference * difference, inverse_variances)
+            difference = Z[:, None, :n_features] - rows_centers  # (n, rules, features)
+            log_w = -0.5 * np.einsum("nrd,nrd->nr", difference * difference, rows_inverse)
             if normalize:
                 top = log_w.max(axis=1, keepdims=True)
                 top[~np.isfinite(top)] = 0.0
@@ -102,7 +104,7 @@ def run_steps(
                 rule_outputs = rule_outputs - f[:, None, :]
             # d f / d z of the state and power columns, then d z / d x of the state
             fed = np.r_[np.arange(ns), np.arange(ns + nu, n_features)]
-            derivative = -difference[:, :, fed] * inverse_variances[:, fed]  # d log w / d z
+            derivative = -difference[:, :, fed] * rows_inverse[:, :, fed]  # d log w / d z
             J = np.einsum("nr,nrm,nrd->nmd", w, rule_outputs, derivative)
             if order == 1:
                 J += np.einsum("nr,nrdm->nmd", w, blocks[:, :, fed, :])
@@ -120,6 +122,13 @@ def run_steps(
             dY = np.matmul(J, dX)
             for m in range(n_outputs):
                 dY[:, m, m * q : (m + 1) * q] += K
+            if antecedents:  # d f / d log w_r times d log w_r / d c_rj and / d log sigma_rj
+                moved = np.einsum("nr,nrm,nrd->nmrd", w, rule_outputs, difference * rows_inverse)
+                widths = q * n_outputs + n_rules * n_features
+                dY[:, :, q * n_outputs : widths] += moved.reshape(n_segments, n_outputs, -1)
+                dY[:, :, widths:] += (moved * difference[:, None]).reshape(
+                    n_segments, n_outputs, -1
+                )
             if previous.size:
                 dY += dX[:, previous]
             padded[:, k] = dY

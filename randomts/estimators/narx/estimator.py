@@ -239,6 +239,17 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         every candidate's one fit (its rules and penalty).
     max_iter : int, default=20
         Refinement steps of ``focus="simulation"`` at the most.
+    refine_antecedents : bool, default=True
+        With ``focus="simulation"``: whether the refinement also moves the
+        centres and widths of every estimator that is a weighted average of
+        more than one rule (the rules on the clusters and the grown rules
+        of the defaults; a weighted sum of random rules keeps its rules as
+        drawn), by the same Levenberg-Marquardt steps, with the same
+        shrinkage toward the one-step start, in standardised regressors
+        (the widths' logarithms). False: their sets stay where they were
+        clustered or grown, and only the consequents move. See
+        :doc:`/user_guide/system_identification` for what it gives and
+        costs.
     output_names : str or sequence of str, optional
         Names of the outputs: ``"y"`` for one output, ``y1, y2, ...`` for more.
     input_names : str or sequence of str, optional
@@ -356,6 +367,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         validation_fraction=0.2,
         selection_blocks=5,
         max_iter=20,
+        refine_antecedents=True,
         output_names=None,
         input_names=None,
         random_state=None,
@@ -372,6 +384,7 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.selection_blocks = selection_blocks
         self.max_iter = max_iter
+        self.refine_antecedents = refine_antecedents
         self.output_names = output_names
         self.input_names = input_names
         self.random_state = random_state
@@ -455,7 +468,19 @@ class NARXRegressor(RegressorMixin, BaseEstimator):
             horizon = check_int(self.horizon, "horizon", low=1, owner=_OWNER)
             max_iter = check_int(self.max_iter, "max_iter", low=0, owner=_OWNER)
         selection_blocks = check_int(self.selection_blocks, "selection_blocks", low=1, owner=_OWNER)
-        return Settings(n_folds, horizon, max_iter, self.validation_fraction, selection_blocks)
+        if not isinstance(self.refine_antecedents, (bool, np.bool_)):
+            raise TypeError(
+                f"The 'refine_antecedents' parameter of {_OWNER} must be True or False. Got "
+                f"{self.refine_antecedents!r} instead."
+            )
+        return Settings(
+            n_folds,
+            horizon,
+            max_iter,
+            self.validation_fraction,
+            selection_blocks,
+            bool(self.refine_antecedents),
+        )
 
     def _new_estimator(self):
         estimator = RandomTSRegressor(**_RANDOM) if self.estimator is None else self.estimator

@@ -7,7 +7,8 @@ runs and stopped on the held-out end (:class:`~randomts.dynamics.simulation_fit.
 When there is a choice, the candidate's free run is also judged on every fold
 of a blocked cross-validation: fold ``b`` holds out block ``b`` of every record
 and refines, on the rest, the one-step ridge solution of the candidate's rules
-(its antecedents and penalty, drawn and chosen once) on the rows of the rest.
+(its antecedents and penalty, drawn and chosen once, the start of every fold's
+refinement) on the rows of the rest.
 Those solutions share their factors: the Gram matrix of the design rows of
 every piece of the records is accumulated once (the fitting engine,
 :class:`~randomts.core.accumulators.LeastSquaresAccumulator`), and a fold's is
@@ -19,10 +20,10 @@ that no more complex one beats beyond the noise of the blocks.
 
 The lagged rows of every record are built once per lag structure
 (:class:`LaggedRows`); every fit takes the rows of its stretches from them.
-Rules grown from the targets (``structure="grown"``) are refined as random
-ones are: once grown, their antecedents are fixed and their consequents are
-the linear parameters of a weighted average, as those of the clustered
-rules. They are grown, and their one-step start fitted, on at most
+Rules grown from the targets (``structure="grown"``) are refined as the
+clustered ones are: from their one-step fit, their consequents and (with
+``Settings.antecedents``, as a weighted average of more than one rule) their
+centres and widths. They are grown, and their one-step start fitted, on at most
 20,000 of the rows, evenly spaced in time; their blocks' starts
 are solved on every row the blocks keep.
 """
@@ -40,12 +41,8 @@ from randomts.core.accumulators import FEW_ROWS, LeastSquaresAccumulator
 from randomts.core.ranges import span_distance
 from randomts.dynamics.narx import FALLBACK_SPAN
 from randomts.dynamics.records import blocked_folds, blocks_allowed, earlier_blocks, split_end
-from randomts.dynamics.simulation_fit import (
-    SimulationFit,
-    SimulationProblem,
-    held_out_runs,
-    run_rmse,
-)
+from randomts.dynamics.shooting import held_out_runs, run_rmse
+from randomts.dynamics.simulation_fit import SimulationFit, SimulationProblem
 from randomts.estimators.parameters import resolved
 from randomts.estimators.regressor import RandomTSRegressor, fit_quietly
 from randomts.estimators.saving import fit_scaling
@@ -82,6 +79,8 @@ class Settings:
     """The checked parameters of a fit that every candidate shares.
 
     ``horizon`` and ``max_iter`` are None with ``focus="prediction"``.
+    ``antecedents``: whether the refinement moves the centres and widths of
+    a weighted average of more than one rule too.
     """
 
     n_folds: int
@@ -89,6 +88,7 @@ class Settings:
     max_iter: int | None
     validation_fraction: float
     selection_blocks: int
+    antecedents: bool = False
 
 
 @dataclass
@@ -324,11 +324,18 @@ def fit_estimator(estimator, X, y, folds=None, *, judged):
     return estimator
 
 
-def _problem(estimator, narx, X):
-    """The estimator's rules in the standardised regressors it was fitted in (as it records them)."""
-    scaling = fit_scaling(estimator.rule_base_.metadata, X.shape[1])
+def _problem(estimator, narx, X, antecedents=False):
+    """The estimator's rules in the standardised regressors it was fitted in (as it records them).
+
+    ``antecedents``: the problem refines the centres and widths too where the
+    rules are a weighted average (of more than one rule): a weighted sum's
+    rules stay as drawn.
+    """
+    rule_base = estimator.rule_base_
+    scaling = fit_scaling(rule_base.metadata, X.shape[1])
     mean, scale = scaling or (np.zeros(X.shape[1]), np.ones(X.shape[1]))
-    return SimulationProblem(narx, estimator.rule_base_, mean, scale, estimator.order)
+    moved = antecedents and rule_base.normalize
+    return SimulationProblem(narx, rule_base, mean, scale, estimator.order, moved)
 
 
 def _stable_start(problem, start, X, Y, stretches, horizon):
@@ -409,7 +416,7 @@ def whole_runs(narx, records):
     Returns
     -------
     runs : (Y, U, counted)
-        As :func:`~randomts.dynamics.simulation_fit.held_out_runs` gives them.
+        As :func:`~randomts.dynamics.shooting.held_out_runs` gives them.
     low, high : ndarray of shape (n_outputs,)
         The least and the greatest output of every record.
     """
@@ -531,7 +538,7 @@ def fit_candidates(structures, candidates, records, settings, progress=None, inp
                 if progress is not None:
                     progress(described)
                 continue
-            problem = _problem(estimator, narx, X)
+            problem = _problem(estimator, narx, X, settings.antecedents)
             starts, train, held = [problem.gamma0], [fitted], [held_out]
             if folds:  # the folds refined side by side with the fit on the first part
                 touched = rows.blocks_touched(fitted, n_blocks)
@@ -656,7 +663,7 @@ def refit(fit, refined, records, rows, settings):
         return fit.estimator, fit.rule_base()
     estimator = clone(fit.estimator)
     _one_step(estimator, rows.X, rows.Y, settings.n_folds)
-    problem = _problem(estimator, fit.narx, rows.X)
+    problem = _problem(estimator, fit.narx, rows.X, settings.antecedents)
     gamma = problem.gamma0
     whole = [(index, 0, Y.shape[0]) for index, (_, Y) in enumerate(records)]
     if fit.narx.powers:
@@ -712,7 +719,7 @@ class _Refined:
         self.problem, self.gamma = problem, gamma
 
     def predict(self, X):
-        return self.problem.design(X) @ self.gamma
+        return self.problem.predict(X, self.gamma)
 
     def run(self, Y0, U, n_steps):
         Y = np.concatenate([Y0, np.zeros((Y0.shape[0], n_steps, Y0.shape[2]))], axis=1)
