@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from randomts import ConstantInputWarning, NARXRegressor, RandomTSRegressor, RuleBase
+from randomts.core.membership import UNTESTED_WIDTH
 from randomts.dynamics import simulation_fit
 from randomts.dynamics.narx import NARX
 from randomts.dynamics.records import blocked_folds, earlier_blocks, read_records, split_end
@@ -303,7 +304,7 @@ def _off_rules(seed, X, Y):
     """Three rules along the input of a first-order system, their sets too narrow and off."""
     mean, scale = X.mean(axis=0), X.std(axis=0)
     centers = np.column_stack([np.zeros(3), [-1.5, 0.2, 1.5]]) * scale + mean
-    sigmas = np.column_stack([np.full(3, 1e3), np.full(3, 0.3)]) * scale  # y(k-1) untested
+    sigmas = np.column_stack([np.full(3, UNTESTED_WIDTH), np.full(3, 0.3 * scale[1])])
     return RuleBase(centers, sigmas, normalize=True).fit_consequents(X, Y, alpha=1e-6), mean, scale
 
 
@@ -341,8 +342,9 @@ def test_refining_the_antecedents_mends_sets_that_are_off(seed):
     assert np.array_equal(fixed.rule_base.centers, rules.centers)  # exact: kept as given
     assert moved.best_iteration > 0
     assert np.max(np.abs(moved.rule_base.centers - rules.centers)[:, 1]) > 0.01 * scale[1]
-    # the untested input stays untested: its width's derivative is zero
-    assert np.all(moved.rule_base.sigmas[:, 0] > 100 * scale[0])
+    # exact: y(k-1), untested (its width's derivative is zero), stays untested, set for set
+    assert np.all(moved.rule_base.sigmas[:, 0] == UNTESTED_WIDTH)
+    assert np.array_equal(moved.rule_base.centers[:, 0], rules.centers[:, 0])
     assert moved.error < fixed.error
     assert errors[1] < 0.9 * errors[0]
 

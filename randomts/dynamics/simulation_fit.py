@@ -57,7 +57,7 @@ import scipy.linalg
 from randomts._threads import one_blas_thread
 from randomts._validation import check_int, check_real
 from randomts.core.design import design_matrix, split_coefficients, stack_coefficients
-from randomts.core.membership import firing_strengths
+from randomts.core.membership import UNTESTED_WIDTH, firing_strengths
 from randomts.dynamics import _steps
 from randomts.dynamics.shooting import (
     MAX_RESIDUALS,
@@ -258,9 +258,10 @@ class SimulationProblem:
         gamma = np.asarray(gamma, dtype=float)
         if not self.refines_antecedents or gamma.shape != self.gamma0.shape:
             return gamma
-        return np.concatenate(
-            [gamma.ravel(order="F"), self.centers.ravel(), np.log(self.sigmas).ravel()]
-        )
+        # a set wider than the widest (an untested input over a small scale) is as wide: its
+        # logarithm stays finite, and its step zero
+        widths = np.log(np.minimum(self.sigmas, UNTESTED_WIDTH))
+        return np.concatenate([gamma.ravel(order="F"), self.centers.ravel(), widths.ravel()])
 
     def unpack(self, theta):
         """``(gamma, centers, sigmas)`` of parameters ``theta`` (:meth:`pack`'s), standardised."""
@@ -326,6 +327,11 @@ class SimulationProblem:
         )
         changes = {"coef": coef, "intercept": intercept}
         if moved:
+            # a set that holds every value (its input held one in training) has no derivative
+            # and stays that set, to the bit: exp(log(1e300)) is not 1e300
+            untested = self.rule_base.sigmas >= UNTESTED_WIDTH
+            centers[untested] = self.rule_base.centers[untested]
+            sigmas[untested] = self.rule_base.sigmas[untested]
             changes.update(centers=centers, sigmas=sigmas)
         if named:
             changes.update(
